@@ -1,0 +1,489 @@
+//! Abbreviations: how application records are packed into bits.
+//!
+//! An abbreviation is a list of operand encodings. Reading one (`DEFINE_ABBREV`) checks it
+//! against the rules of the bitstream format; decoding and encoding a record with one are
+//! exact inverses. Operands keep the form they were written in (for example `fixed(0)` is not
+//! turned into a literal), so a definition can always be written back bit for bit.
+
+use crate::bits::{BitReader, BitWriter, bits_needed};
+use crate::error::{Error, Result};
+use crate::position::BitPos;
+use std::fmt;
+
+/// Encoding of one abbreviation operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// The value is not stored: it is always this constant.
+    Literal(u64),
+    /// A fixed-width field of this many bits (0..=64).
+    Fixed(u32),
+    /// A VBR field with chunks of this many bits (0 or 2..=32; 0 stores nothing and means 0).
+    Vbr(u32),
+    /// Zero or more values of the following operand, preceded by a VBR6 count.
+    Array,
+    /// A 6-bit character from `[a-zA-Z0-9._]`.
+    Char6,
+    /// A VBR6 byte count followed by that many 32-bit-aligned bytes.
+    Blob,
+}
+
+impl Op {
+    /// Minimum number of bits one value with this encoding occupies.
+    pub fn min_bits(self) -> u64 {
+        match self {
+            Op::Literal(_) | Op::Array | Op::Blob => 0,
+            Op::Fixed(w) | Op::Vbr(w) => u64::from(w),
+            Op::Char6 => 6,
+        }
+    }
+
+    /// The numeric encoding tag used in `DEFINE_ABBREV` (not meaningful for literals).
+    pub fn encoding_tag(self) -> u64 {
+        match self {
+            Op::Literal(_) => 0,
+            Op::Fixed(_) => 1,
+            Op::Vbr(_) => 2,
+            Op::Array => 3,
+            Op::Char6 => 4,
+            Op::Blob => 5,
+        }
+    }
+}
+
+impl fmt::Display for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Op::Literal(v) => write!(f, "{v}"),
+            Op::Fixed(w) => write!(f, "fixed({w})"),
+            Op::Vbr(w) => write!(f, "vbr({w})"),
+            Op::Array => write!(f, "array"),
+            Op::Char6 => write!(f, "char6"),
+            Op::Blob => write!(f, "blob"),
+        }
+    }
+}
+
+/// An abbreviation: the operand encodings of a record, record code first.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Abbrev {
+    ops: Vec<Op>,
+}
+
+/// Largest operand count a `DEFINE_ABBREV` may declare. Real abbreviations have a handful;
+/// the cap keeps a corrupt count from driving a large allocation.
+pub const MAX_ABBREV_OPS: u64 = 1 << 12;
+
+impl Abbrev {
+    /// Builds an abbreviation, checking the structural rules (non-empty; an array is
+    /// second-to-last and followed by a scalar encoding; a blob is last; widths in range).
+    pub fn new(ops: Vec<Op>) -> Result<Self, String> {
+        if ops.is_empty() {
+            return Err("abbreviation has no operands".into());
+        }
+        for (i, op) in ops.iter().enumerate() {
+            let last = i + 1 == ops.len();
+            match *op {
+                Op::Fixed(w) if w > 64 => return Err(format!("fixed width {w} is larger than 64")),
+                Op::Vbr(w) if w == 1 || w > 32 => return Err(format!("invalid VBR width {w}")),
+                Op::Array => {
+                    if i + 2 != ops.len() {
+                        return Err("array must be the second-to-last operand".into());
+                    }
+                    if matches!(ops[i + 1], Op::Array | Op::Blob) {
+                        return Err("array element can't be an array or a blob".into());
+                    }
+                }
+                Op::Blob if !last => return Err("blob must be the last operand".into()),
+                _ => {}
+            }
+        }
+        Ok(Abbrev { ops })
+    }
+
+    /// The operand encodings, as defined.
+    pub fn ops(&self) -> &[Op] {
+        &self.ops
+    }
+
+    /// True if some operand is a blob.
+    pub fn has_blob(&self) -> bool {
+        self.ops.iter().any(|o| *o == Op::Blob)
+    }
+
+    /// Reads the body of a `DEFINE_ABBREV` (everything after the abbreviation id).
+    pub fn read_definition(r: &mut BitReader<'_>, start: BitPos) -> Result<Abbrev> {
+        let count = r.read_vbr(5)?;
+        if count > MAX_ABBREV_OPS || count > r.remaining_bits() {
+            return Err(Error::new(start, format!("abbreviation declares {count} operands")));
+        }
+        let mut ops = Vec::with_capacity(count as usize);
+        for _ in 0..count {
+            let is_literal = r.read(1)? == 1;
+            if is_literal {
+                ops.push(Op::Literal(r.read_vbr(8)?));
+                continue;
+            }
+            let tag = r.read(3)?;
+            let op = match tag {
+                1 => Op::Fixed(read_width(r, start)?),
+                2 => Op::Vbr(read_width(r, start)?),
+                3 => Op::Array,
+                4 => Op::Char6,
+                5 => Op::Blob,
+                _ => {
+                    return Err(Error::new(
+                        start,
+                        format!("Invalid abbreviation encoding specified in bitcode file: {tag}"),
+                    ));
+                }
+            };
+            ops.push(op);
+        }
+        Abbrev::new(ops).map_err(|m| Error::new(start, m))
+    }
+
+    /// Writes the body of a `DEFINE_ABBREV` (everything after the abbreviation id).
+    pub fn write_definition(&self, w: &mut BitWriter) {
+        w.write_vbr(5, self.ops.len() as u64);
+        for op in &self.ops {
+            match *op {
+                Op::Literal(v) => {
+                    w.write(1, 1);
+                    w.write_vbr(8, v);
+                }
+                Op::Fixed(n) | Op::Vbr(n) => {
+                    w.write(1, 0);
+                    w.write(3, op.encoding_tag());
+                    w.write_vbr(5, u64::from(n));
+                }
+                Op::Array | Op::Char6 | Op::Blob => {
+                    w.write(1, 0);
+                    w.write(3, op.encoding_tag());
+                }
+            }
+        }
+    }
+
+    /// The flat list of numbers a `DEFINE_ABBREV` carries: the operand count, then per
+    /// operand `1, value` (literal), `0, 1, width` (fixed), `0, 2, width` (vbr), `0, 3`
+    /// (array), `0, 4` (char6) or `0, 5` (blob).
+    pub fn definition_values(&self) -> Vec<u64> {
+        let mut v = vec![self.ops.len() as u64];
+        for op in &self.ops {
+            match *op {
+                Op::Literal(c) => v.extend([1, c]),
+                Op::Fixed(n) | Op::Vbr(n) => v.extend([0, op.encoding_tag(), u64::from(n)]),
+                _ => v.extend([0, op.encoding_tag()]),
+            }
+        }
+        v
+    }
+
+    /// Decodes one record's values (record code first) into `out`, which is cleared first.
+    /// A blob operand's bytes are returned separately.
+    pub fn decode<'a>(&self, r: &mut BitReader<'a>, out: &mut Vec<u64>, start: BitPos) -> Result<Option<&'a [u8]>> {
+        out.clear();
+        let mut blob = None;
+        let mut i = 0;
+        while i < self.ops.len() {
+            match self.ops[i] {
+                Op::Array => {
+                    let elem = self.ops[i + 1];
+                    let count = r.read_vbr(6)?;
+                    // Each element takes at least one bit for this bound, even a zero-width one,
+                    // so the count is checked against what is left before anything is allocated.
+                    let min = elem.min_bits().max(1);
+                    if count.saturating_mul(min) > r.remaining_bits() {
+                        return Err(Error::new(
+                            start,
+                            format!("array of {count} elements is longer than the remaining data"),
+                        ));
+                    }
+                    out.reserve(count as usize);
+                    for _ in 0..count {
+                        out.push(read_scalar(r, elem)?);
+                    }
+                    i += 2;
+                }
+                Op::Blob => {
+                    let len = r.read_vbr(6)?;
+                    r.align32()?;
+                    if len.saturating_mul(8) > r.remaining_bits() {
+                        return Err(Error::new(
+                            start,
+                            format!("blob of {len} bytes is longer than the remaining data"),
+                        ));
+                    }
+                    let bytes = r.read_bytes(len as usize)?;
+                    r.align32()?;
+                    blob = Some(bytes);
+                    i += 1;
+                }
+                op => {
+                    out.push(read_scalar(r, op)?);
+                    i += 1;
+                }
+            }
+        }
+        if out.is_empty() {
+            return Err(Error::new(start, "abbreviated record has no record code"));
+        }
+        Ok(blob)
+    }
+
+    /// Checks whether `values` (record code first) can be written with this abbreviation.
+    pub fn can_encode(&self, values: &[u64], blob: Option<&[u8]>) -> Result<(), String> {
+        let mut i = 0;
+        for (j, op) in self.ops.iter().enumerate() {
+            match *op {
+                Op::Array => {
+                    let elem = self.ops[j + 1];
+                    for v in &values[i.min(values.len())..] {
+                        check_scalar(elem, *v)?;
+                    }
+                    i = values.len();
+                    break;
+                }
+                Op::Blob => {
+                    if blob.is_none() {
+                        return Err("abbreviation has a blob but the record has none".into());
+                    }
+                }
+                op => {
+                    let v = *values
+                        .get(i)
+                        .ok_or_else(|| format!("record has {} values; abbreviation needs more", values.len()))?;
+                    check_scalar(op, v)?;
+                    i += 1;
+                }
+            }
+        }
+        if i != values.len() {
+            return Err(format!("record has {} values; abbreviation takes {i}", values.len()));
+        }
+        if blob.is_some() && !self.has_blob() {
+            return Err("record has a blob but the abbreviation has none".into());
+        }
+        Ok(())
+    }
+
+    /// Encodes `values` (record code first). Call [`Abbrev::can_encode`] first: encoding a
+    /// record the abbreviation cannot represent panics.
+    pub fn encode(&self, w: &mut BitWriter, values: &[u64], blob: Option<&[u8]>) {
+        let mut i = 0;
+        for (j, op) in self.ops.iter().enumerate() {
+            match *op {
+                Op::Array => {
+                    let elem = self.ops[j + 1];
+                    let rest = &values[i.min(values.len())..];
+                    w.write_vbr(6, rest.len() as u64);
+                    for v in rest {
+                        write_scalar(w, elem, *v);
+                    }
+                    break;
+                }
+                Op::Blob => {
+                    let bytes = blob.expect("checked by can_encode");
+                    w.write_vbr(6, bytes.len() as u64);
+                    w.align32();
+                    w.write_bytes(bytes);
+                    w.align32();
+                }
+                op => {
+                    write_scalar(w, op, values[i]);
+                    i += 1;
+                }
+            }
+        }
+    }
+
+    /// Number of bits this abbreviation takes to encode `values`, if it can.
+    pub fn encoded_bits(&self, values: &[u64]) -> Option<u64> {
+        self.can_encode(values, None).ok()?;
+        let mut bits = 0;
+        let mut i = 0;
+        for (j, op) in self.ops.iter().enumerate() {
+            match *op {
+                Op::Array => {
+                    let elem = self.ops[j + 1];
+                    let rest = &values[i.min(values.len())..];
+                    bits += crate::bits::vbr_len(rest.len() as u64, 6);
+                    bits += rest.iter().map(|v| scalar_bits(elem, *v)).sum::<u64>();
+                    break;
+                }
+                Op::Blob => return None,
+                op => {
+                    bits += scalar_bits(op, values[i]);
+                    i += 1;
+                }
+            }
+        }
+        Some(bits)
+    }
+}
+
+impl fmt::Display for Abbrev {
+    /// Prints the PNaClAsm form, e.g. `<1, vbr(8), array(char6)>`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("<")?;
+        let mut i = 0;
+        let mut first = true;
+        while i < self.ops.len() {
+            if !first {
+                f.write_str(", ")?;
+            }
+            first = false;
+            if self.ops[i] == Op::Array {
+                write!(f, "array({})", self.ops[i + 1])?;
+                i += 2;
+            } else {
+                write!(f, "{}", self.ops[i])?;
+                i += 1;
+            }
+        }
+        f.write_str(">")
+    }
+}
+
+fn read_width(r: &mut BitReader<'_>, start: BitPos) -> Result<u32> {
+    let w = r.read_vbr(5)?;
+    u32::try_from(w).map_err(|_| Error::new(start, format!("abbreviation width {w} is too large")))
+}
+
+#[inline(always)]
+fn read_scalar(r: &mut BitReader<'_>, op: Op) -> Result<u64> {
+    match op {
+        Op::Literal(v) => Ok(v),
+        Op::Fixed(w) => r.read(w),
+        Op::Vbr(0) => Ok(0),
+        Op::Vbr(w) => r.read_vbr(w),
+        Op::Char6 => Ok(u64::from(decode_char6(r.read(6)? as u8))),
+        Op::Array | Op::Blob => unreachable!("checked when the abbreviation was built"),
+    }
+}
+
+fn check_scalar(op: Op, v: u64) -> Result<(), String> {
+    match op {
+        Op::Literal(c) if c != v => Err(format!("value {v} does not match literal {c}")),
+        Op::Fixed(w) if w < 64 && v >> w != 0 => Err(format!("value {v} does not fit in fixed({w})")),
+        Op::Vbr(0) if v != 0 => Err(format!("value {v} does not fit in vbr(0)")),
+        Op::Char6 if encode_char6(v).is_none() => Err(format!("value {v} is not a char6 character")),
+        Op::Array | Op::Blob => Err("nested array or blob".into()),
+        _ => Ok(()),
+    }
+}
+
+#[inline]
+fn write_scalar(w: &mut BitWriter, op: Op, v: u64) {
+    match op {
+        Op::Literal(_) | Op::Vbr(0) => {}
+        Op::Fixed(n) => w.write(n, v),
+        Op::Vbr(n) => w.write_vbr(n, v),
+        Op::Char6 => w.write(6, u64::from(encode_char6(v).expect("checked by can_encode"))),
+        Op::Array | Op::Blob => unreachable!(),
+    }
+}
+
+fn scalar_bits(op: Op, v: u64) -> u64 {
+    match op {
+        Op::Literal(_) | Op::Vbr(0) => 0,
+        Op::Fixed(n) => u64::from(n),
+        Op::Vbr(n) => crate::bits::vbr_len(v, n),
+        Op::Char6 => 6,
+        Op::Array | Op::Blob => 0,
+    }
+}
+
+const CHAR6: &[u8; 64] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._";
+
+/// Maps a 6-bit code to its character.
+pub fn decode_char6(code: u8) -> u8 {
+    CHAR6[usize::from(code & 63)]
+}
+
+/// Maps a character to its 6-bit code, if it is in the char6 alphabet.
+pub fn encode_char6(c: u64) -> Option<u8> {
+    let c = u8::try_from(c).ok()?;
+    Some(match c {
+        b'a'..=b'z' => c - b'a',
+        b'A'..=b'Z' => c - b'A' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'.' => 62,
+        b'_' => 63,
+        _ => return None,
+    })
+}
+
+/// True if every byte is in the char6 alphabet.
+pub fn is_char6(bytes: &[u8]) -> bool {
+    bytes.iter().all(|&b| encode_char6(u64::from(b)).is_some())
+}
+
+/// Width, in bits, of a fixed field that can hold every value below `n` (at least 1).
+pub fn fixed_width_for(n: u64) -> u32 {
+    bits_needed(n).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(abbrev: &Abbrev, values: &[u64]) {
+        abbrev.can_encode(values, None).unwrap();
+        let mut w = BitWriter::new();
+        abbrev.encode(&mut w, values, None);
+        assert_eq!(Some(w.pos().0), abbrev.encoded_bits(values));
+        let data = w.finish();
+        let mut r = BitReader::new(&data);
+        let mut out = Vec::new();
+        abbrev.decode(&mut r, &mut out, BitPos(0)).unwrap();
+        assert_eq!(out, values);
+    }
+
+    #[test]
+    fn encodes_and_decodes() {
+        let a = Abbrev::new(vec![Op::Literal(1), Op::Vbr(8), Op::Array, Op::Char6]).unwrap();
+        round_trip(&a, &[1, 300, b'_' as u64, b'a' as u64, b'Z' as u64]);
+        round_trip(&a, &[1, 0]);
+        let b = Abbrev::new(vec![Op::Array, Op::Fixed(8)]).unwrap();
+        round_trip(&b, &[3, 1, 2, 255]);
+        let c = Abbrev::new(vec![Op::Literal(4), Op::Fixed(0)]).unwrap();
+        round_trip(&c, &[4, 0]);
+        assert!(c.can_encode(&[4, 1], None).is_err());
+        assert!(a.can_encode(&[2, 1], None).is_err());
+        assert!(a.can_encode(&[1, 1, 0x20], None).is_err());
+    }
+
+    #[test]
+    fn structural_rules() {
+        assert!(Abbrev::new(vec![]).is_err());
+        assert!(Abbrev::new(vec![Op::Array, Op::Fixed(8), Op::Fixed(1)]).is_err());
+        assert!(Abbrev::new(vec![Op::Literal(1), Op::Array]).is_err());
+        assert!(Abbrev::new(vec![Op::Array, Op::Array]).is_err());
+        assert!(Abbrev::new(vec![Op::Blob, Op::Fixed(1)]).is_err());
+        assert!(Abbrev::new(vec![Op::Vbr(1)]).is_err());
+        assert!(Abbrev::new(vec![Op::Fixed(65)]).is_err());
+    }
+
+    #[test]
+    fn definition_round_trip_and_display() {
+        let a = Abbrev::new(vec![Op::Fixed(3), Op::Vbr(8), Op::Array, Op::Fixed(8)]).unwrap();
+        let mut w = BitWriter::new();
+        a.write_definition(&mut w);
+        let data = w.finish();
+        let mut r = BitReader::new(&data);
+        assert_eq!(Abbrev::read_definition(&mut r, BitPos(0)).unwrap(), a);
+        assert_eq!(a.to_string(), "<fixed(3), vbr(8), array(fixed(8))>");
+        assert_eq!(a.definition_values(), vec![4, 0, 1, 3, 0, 2, 8, 0, 3, 0, 1, 8]);
+    }
+
+    #[test]
+    fn huge_array_count_is_rejected_before_allocation() {
+        let a = Abbrev::new(vec![Op::Literal(3), Op::Array, Op::Literal(0)]).unwrap();
+        let mut w = BitWriter::new();
+        w.write_vbr(6, 1 << 50);
+        let data = w.finish();
+        let mut out = Vec::new();
+        assert!(a.decode(&mut BitReader::new(&data), &mut out, BitPos(0)).is_err());
+    }
+}

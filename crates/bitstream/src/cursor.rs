@@ -1,0 +1,465 @@
+//! Reading a bitstream as a sequence of block, abbreviation and record entries.
+//!
+//! [`Cursor`] walks the stream one entry at a time and keeps the state the format implies:
+//! the abbreviation-id width of each open block, the abbreviations in scope (global ones from
+//! BLOCKINFO, then local ones), and the block's declared end. Each entry carries the absolute
+//! bit position at which its abbreviation id starts.
+//!
+//! Counts read from the stream are checked against the bits that remain before anything is
+//! allocated for them, and a block can never read past the length it declares.
+
+use crate::abbrev::Abbrev;
+use crate::bits::BitReader;
+use crate::error::{Error, Result};
+use crate::position::BitPos;
+use std::sync::Arc;
+
+/// Abbreviation id of `END_BLOCK`.
+pub const END_BLOCK: u32 = 0;
+/// Abbreviation id of `ENTER_SUBBLOCK`.
+pub const ENTER_SUBBLOCK: u32 = 1;
+/// Abbreviation id of `DEFINE_ABBREV`.
+pub const DEFINE_ABBREV: u32 = 2;
+/// Abbreviation id of `UNABBREV_RECORD`.
+pub const UNABBREV_RECORD: u32 = 3;
+/// First application-defined abbreviation id.
+pub const FIRST_APPLICATION_ABBREV: u32 = 4;
+/// Block id of the BLOCKINFO block.
+pub const BLOCKINFO_BLOCK_ID: u32 = 0;
+/// BLOCKINFO record: select the block id later records describe.
+pub const BLOCKINFO_CODE_SETBID: u64 = 1;
+/// BLOCKINFO record: name of the selected block.
+pub const BLOCKINFO_CODE_BLOCKNAME: u64 = 2;
+/// BLOCKINFO record: name of a record code in the selected block.
+pub const BLOCKINFO_CODE_SETRECORDNAME: u64 = 3;
+
+/// Deepest block nesting accepted. Real files nest three or four levels.
+pub const MAX_DEPTH: usize = 256;
+/// Widest abbreviation id accepted by the generic reader.
+pub const MAX_ABBREV_WIDTH: u32 = 32;
+
+/// Global abbreviations and names gathered from BLOCKINFO blocks.
+#[derive(Clone, Debug, Default)]
+pub struct BlockInfo {
+    /// `(block id, abbreviations)`, in the order block ids were first described. Each list
+    /// is shared with the blocks that entered while it had its current contents.
+    abbrevs: Vec<(u32, Arc<Vec<Arc<Abbrev>>>)>,
+    /// `(block id, name)` from BLOCKNAME records.
+    pub block_names: Vec<(u32, Vec<u8>)>,
+    /// `(block id, record code, name)` from SETRECORDNAME records.
+    pub record_names: Vec<(u32, u64, Vec<u8>)>,
+}
+
+impl BlockInfo {
+    /// The global abbreviations defined so far for `block_id`.
+    pub fn abbrevs(&self, block_id: u32) -> &[Arc<Abbrev>] {
+        self.abbrevs.iter().find(|(id, _)| *id == block_id).map(|(_, v)| v.as_slice()).unwrap_or(&[])
+    }
+
+    /// A shared snapshot of the global abbreviations for `block_id`.
+    fn snapshot(&self, block_id: u32) -> Arc<Vec<Arc<Abbrev>>> {
+        self.abbrevs.iter().find(|(id, _)| *id == block_id).map(|(_, v)| v.clone()).unwrap_or_default()
+    }
+
+    /// Adds a global abbreviation for `block_id`; returns its index among that block's globals.
+    pub fn push(&mut self, block_id: u32, abbrev: Arc<Abbrev>) -> usize {
+        match self.abbrevs.iter_mut().find(|(id, _)| *id == block_id) {
+            Some((_, v)) => {
+                let v = Arc::make_mut(v);
+                v.push(abbrev);
+                v.len() - 1
+            }
+            None => {
+                self.abbrevs.push((block_id, Arc::new(vec![abbrev])));
+                0
+            }
+        }
+    }
+
+    /// Block ids with global abbreviations, in first-described order.
+    pub fn block_ids(&self) -> impl Iterator<Item = u32> + '_ {
+        self.abbrevs.iter().map(|(id, _)| *id)
+    }
+}
+
+/// An `ENTER_SUBBLOCK` entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Enter {
+    /// Position of the abbreviation id that starts the entry.
+    pub pos: BitPos,
+    /// The block id.
+    pub block_id: u32,
+    /// Width, in bits, of abbreviation ids inside the block.
+    pub abbrev_width: u32,
+    /// Length of the block body in 32-bit words, as declared.
+    pub length_words: u32,
+    /// Position of the first bit of the block body (after the length word).
+    pub body: BitPos,
+    /// Position just past the block (after its END_BLOCK and alignment).
+    pub end: BitPos,
+}
+
+/// Where a newly defined abbreviation goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AbbrevTarget {
+    /// A local abbreviation of the current block: its abbreviation id.
+    Local {
+        /// The abbreviation id records use to select it.
+        abbrev_id: u32,
+    },
+    /// A global abbreviation defined inside BLOCKINFO for `block_id`: its index among that
+    /// block id's globals (abbreviation id = index + 4).
+    Global {
+        /// The block id the abbreviation is for.
+        block_id: u32,
+        /// Its index among that block id's global abbreviations.
+        index: u32,
+    },
+}
+
+/// A data record.
+#[derive(Clone, Copy, Debug)]
+pub struct Record<'c, 'a> {
+    /// Position of the abbreviation id that starts the record.
+    pub pos: BitPos,
+    /// The abbreviation id used: 3 for unabbreviated, 4 or more for an abbreviation.
+    pub abbrev_id: u32,
+    /// The record code.
+    pub code: u64,
+    /// The operands after the code.
+    pub ops: &'c [u64],
+    /// Blob bytes, if the abbreviation has a blob operand.
+    pub blob: Option<&'a [u8]>,
+}
+
+/// One item of the stream.
+#[derive(Debug)]
+pub enum Entry<'c, 'a> {
+    /// A block starts.
+    Enter(Enter),
+    /// The current block ends (at `pos`).
+    Exit(BitPos),
+    /// An abbreviation is defined.
+    Abbrev {
+        /// Position of the `DEFINE_ABBREV` id.
+        pos: BitPos,
+        /// The abbreviation.
+        abbrev: &'c Arc<Abbrev>,
+        /// Where it was added.
+        target: AbbrevTarget,
+    },
+    /// A data record.
+    Record(Record<'c, 'a>),
+    /// No more data at the top level.
+    End(BitPos),
+}
+
+struct Scope {
+    block_id: u32,
+    width: u32,
+    end: BitPos,
+    parent_limit: usize,
+    parent_width: u32,
+    /// Global abbreviations, as BLOCKINFO had them when the block was entered.
+    globals: Arc<Vec<Arc<Abbrev>>>,
+    /// Abbreviations in scope: `globals` followed by the block's local definitions. Only
+    /// materialised when the block defines a local abbreviation.
+    all: Vec<Arc<Abbrev>>,
+}
+
+impl Scope {
+    fn new(
+        block_id: u32,
+        width: u32,
+        end: BitPos,
+        parent_limit: usize,
+        parent_width: u32,
+        globals: Arc<Vec<Arc<Abbrev>>>,
+    ) -> Self {
+        Scope { block_id, width, end, parent_limit, parent_width, globals, all: Vec::new() }
+    }
+
+    #[inline]
+    fn abbrevs(&self) -> &[Arc<Abbrev>] {
+        if self.all.is_empty() { &self.globals } else { &self.all }
+    }
+
+    fn push_local(&mut self, abbrev: Arc<Abbrev>) -> usize {
+        if self.all.is_empty() {
+            self.all = self.globals.to_vec();
+        }
+        self.all.push(abbrev);
+        self.all.len() - 1
+    }
+}
+
+/// A reader of bitstream entries. See the module documentation.
+pub struct Cursor<'a> {
+    reader: BitReader<'a>,
+    top_width: u32,
+    scopes: Vec<Scope>,
+    blockinfo: BlockInfo,
+    /// Block id that BLOCKINFO records currently describe (set by SETBID).
+    setbid: Option<u32>,
+    /// Values of the last record; operands start at `ops_start` (the abbreviated path
+    /// decodes the record code into `ops[0]`).
+    ops: Vec<u64>,
+    ops_start: usize,
+    defined: Option<Arc<Abbrev>>,
+}
+
+impl<'a> Cursor<'a> {
+    /// Creates a cursor over `data` starting at `start` (the first bit after any header),
+    /// with top-level abbreviation ids of `top_width` bits (2 for LLVM and PNaCl files).
+    pub fn new(data: &'a [u8], start: BitPos, top_width: u32) -> Result<Self> {
+        Ok(Cursor {
+            reader: BitReader::at(data, start)?,
+            top_width,
+            scopes: Vec::new(),
+            blockinfo: BlockInfo::default(),
+            setbid: None,
+            ops: Vec::with_capacity(64),
+            ops_start: 0,
+            defined: None,
+        })
+    }
+
+    /// Creates a cursor positioned at the body of a block whose `ENTER_SUBBLOCK` was already
+    /// read elsewhere (used to parse blocks independently, for example in parallel).
+    pub fn in_block(data: &'a [u8], enter: &Enter, blockinfo: BlockInfo) -> Result<Self> {
+        let mut reader = BitReader::at(data, enter.body)?;
+        let parent_limit = reader.limit();
+        reader.set_limit((enter.end.0 / 8) as usize)?;
+        let globals = blockinfo.snapshot(enter.block_id);
+        Ok(Cursor {
+            reader,
+            top_width: 2,
+            scopes: vec![Scope::new(enter.block_id, enter.abbrev_width, enter.end, parent_limit, 2, globals)],
+            blockinfo,
+            setbid: None,
+            ops: Vec::with_capacity(64),
+            ops_start: 0,
+            defined: None,
+        })
+    }
+
+    /// Position of the next unread bit.
+    pub fn pos(&self) -> BitPos {
+        self.reader.pos()
+    }
+
+    /// Number of open blocks.
+    pub fn depth(&self) -> usize {
+        self.scopes.len()
+    }
+
+    /// Id of the innermost open block, if any.
+    pub fn block_id(&self) -> Option<u32> {
+        self.scopes.last().map(|s| s.block_id)
+    }
+
+    /// Abbreviation-id width of the innermost open block (the top-level width outside blocks).
+    pub fn abbrev_width(&self) -> u32 {
+        self.scopes.last().map_or(self.top_width, |s| s.width)
+    }
+
+    /// Abbreviations in scope in the innermost block: globals first, then locals.
+    pub fn abbrevs(&self) -> &[Arc<Abbrev>] {
+        self.scopes.last().map_or(&[], |s| s.abbrevs())
+    }
+
+    /// How many of [`Cursor::abbrevs`] came from BLOCKINFO.
+    pub fn num_global_abbrevs(&self) -> usize {
+        self.scopes.last().map_or(0, |s| s.globals.len())
+    }
+
+    /// Global abbreviations and names read so far.
+    pub fn blockinfo(&self) -> &BlockInfo {
+        &self.blockinfo
+    }
+
+    /// Declared end of the innermost open block.
+    pub fn block_end(&self) -> Option<BitPos> {
+        self.scopes.last().map(|s| s.end)
+    }
+
+    /// Bits left before the innermost block's end (or the end of the data).
+    pub fn remaining_bits(&self) -> u64 {
+        self.reader.remaining_bits()
+    }
+
+    /// Skips the rest of the innermost block, as if its END_BLOCK had been read.
+    pub fn skip_block(&mut self) -> Result<()> {
+        let scope = self.scopes.pop().ok_or_else(|| Error::new(self.pos(), "no block to skip"))?;
+        self.reader.set_limit(scope.parent_limit)?;
+        self.reader.seek(scope.end)?;
+        Ok(())
+    }
+
+    /// Reads the next entry.
+    pub fn next(&mut self) -> Result<Entry<'_, 'a>> {
+        let pos = self.reader.pos();
+        if self.scopes.is_empty() && self.reader.at_end() {
+            return Ok(Entry::End(pos));
+        }
+        let width = self.abbrev_width();
+        let id = self.reader.read(width)? as u32;
+        match id {
+            END_BLOCK => self.exit(pos),
+            ENTER_SUBBLOCK => self.enter(pos),
+            _ if self.scopes.is_empty() => {
+                Err(Error::new(pos, format!("expected a block at the top level, found abbreviation id {id}")))
+            }
+            DEFINE_ABBREV => self.define_abbrev(pos),
+            UNABBREV_RECORD => {
+                let code = self.reader.read_vbr(6)?;
+                let count = self.reader.read_vbr(6)?;
+                if count.saturating_mul(6) > self.reader.remaining_bits() {
+                    return Err(Error::new(
+                        pos,
+                        format!("record declares {count} operands, more than the remaining data holds"),
+                    ));
+                }
+                self.ops.clear();
+                self.ops.reserve(count as usize);
+                for _ in 0..count {
+                    let v = self.reader.read_vbr(6)?;
+                    self.ops.push(v);
+                }
+                self.ops_start = 0;
+                self.after_record(pos, code)?;
+                Ok(Entry::Record(Record { pos, abbrev_id: id, code, ops: &self.ops, blob: None }))
+            }
+            _ => {
+                let scope = self.scopes.last().expect("checked above");
+                let index = (id - FIRST_APPLICATION_ABBREV) as usize;
+                let Some(abbrev) = scope.abbrevs().get(index) else {
+                    return Err(Error::new(
+                        pos,
+                        format!("Invalid abbreviation id {id}: block has {} abbreviations", scope.abbrevs().len()),
+                    ));
+                };
+                let blob = abbrev.decode(&mut self.reader, &mut self.ops, pos)?;
+                let code = self.ops[0];
+                self.ops_start = 1;
+                self.after_record(pos, code)?;
+                Ok(Entry::Record(Record { pos, abbrev_id: id, code, ops: &self.ops[1..], blob }))
+            }
+        }
+    }
+
+    fn enter(&mut self, pos: BitPos) -> Result<Entry<'_, 'a>> {
+        let block_id = self.reader.read_vbr(8)?;
+        let width = self.reader.read_vbr(4)?;
+        self.reader.align32()?;
+        let length_words = self.reader.read(32)?;
+        let body = self.reader.pos();
+        let block_id =
+            u32::try_from(block_id).map_err(|_| Error::new(pos, format!("block id {block_id} is too large")))?;
+        if width == 0 || width > u64::from(MAX_ABBREV_WIDTH) {
+            return Err(Error::new(pos, format!("invalid abbreviation width {width} for block {block_id}")));
+        }
+        if self.scopes.len() >= MAX_DEPTH {
+            return Err(Error::new(pos, "blocks are nested too deeply"));
+        }
+        let end = BitPos(body.0 + length_words * 32);
+        if end.0 > self.reader.limit() as u64 * 8 {
+            return Err(Error::new(
+                pos,
+                format!("block {block_id} declares {length_words} words, beyond the end of its enclosing data"),
+            ));
+        }
+        let parent_limit = self.reader.limit();
+        self.reader.set_limit((end.0 / 8) as usize)?;
+        let parent_width = self.abbrev_width();
+        let globals = self.blockinfo.snapshot(block_id);
+        self.scopes.push(Scope::new(block_id, width as u32, end, parent_limit, parent_width, globals));
+        if block_id == BLOCKINFO_BLOCK_ID {
+            self.setbid = None;
+        }
+        Ok(Entry::Enter(Enter {
+            pos,
+            block_id,
+            abbrev_width: width as u32,
+            length_words: length_words as u32,
+            body,
+            end,
+        }))
+    }
+
+    fn exit(&mut self, pos: BitPos) -> Result<Entry<'_, 'a>> {
+        if self.scopes.is_empty() {
+            return Err(Error::new(pos, "END_BLOCK at the top level"));
+        }
+        self.reader.align32()?;
+        let scope = self.scopes.pop().expect("checked above");
+        let here = self.reader.pos();
+        if here != scope.end {
+            return Err(Error::new(
+                pos,
+                format!("block {} ends at {here} but its length says {}", scope.block_id, scope.end),
+            ));
+        }
+        debug_assert_eq!(self.abbrev_width(), scope.parent_width);
+        self.reader.set_limit(scope.parent_limit)?;
+        Ok(Entry::Exit(pos))
+    }
+
+    fn define_abbrev(&mut self, pos: BitPos) -> Result<Entry<'_, 'a>> {
+        let abbrev = Arc::new(Abbrev::read_definition(&mut self.reader, pos)?);
+        let scope = self.scopes.last_mut().expect("inside a block");
+        let target = if scope.block_id == BLOCKINFO_BLOCK_ID {
+            let block_id =
+                self.setbid.ok_or_else(|| Error::new(pos, "abbreviation in BLOCKINFO before any SETBID record"))?;
+            let index = self.blockinfo.push(block_id, abbrev.clone());
+            AbbrevTarget::Global { block_id, index: index as u32 }
+        } else {
+            let index = scope.push_local(abbrev.clone());
+            AbbrevTarget::Local { abbrev_id: index as u32 + FIRST_APPLICATION_ABBREV }
+        };
+        self.defined = Some(abbrev);
+        Ok(Entry::Abbrev { pos, abbrev: self.defined.as_ref().expect("just set"), target })
+    }
+
+    /// Updates BLOCKINFO state for records read inside a BLOCKINFO block.
+    #[inline]
+    fn after_record(&mut self, pos: BitPos, code: u64) -> Result<()> {
+        if self.scopes.last().map(|s| s.block_id) != Some(BLOCKINFO_BLOCK_ID) {
+            return Ok(());
+        }
+        self.blockinfo_record(pos, code)
+    }
+
+    #[cold]
+    fn blockinfo_record(&mut self, pos: BitPos, code: u64) -> Result<()> {
+        match code {
+            BLOCKINFO_CODE_SETBID => {
+                let args = self.record_args();
+                let id = *args.first().ok_or_else(|| Error::new(pos, "SETBID record without a block id"))?;
+                self.setbid =
+                    Some(u32::try_from(id).map_err(|_| Error::new(pos, format!("SETBID block id {id} is too large")))?);
+            }
+            BLOCKINFO_CODE_BLOCKNAME | BLOCKINFO_CODE_SETRECORDNAME => {
+                let Some(block) = self.setbid else {
+                    return Err(Error::new(pos, "BLOCKINFO name record before any SETBID record"));
+                };
+                let args = self.record_args();
+                let name = |vals: &[u64]| vals.iter().map(|&v| v as u8).collect::<Vec<u8>>();
+                if code == BLOCKINFO_CODE_BLOCKNAME {
+                    let n = name(args);
+                    self.blockinfo.block_names.push((block, n));
+                } else if let Some((&rec, rest)) = args.split_first() {
+                    let n = name(rest);
+                    self.blockinfo.record_names.push((block, rec, n));
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Operands of the record just read.
+    fn record_args(&self) -> &[u64] {
+        &self.ops[self.ops_start..]
+    }
+}
