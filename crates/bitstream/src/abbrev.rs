@@ -67,6 +67,8 @@ impl fmt::Display for Op {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Abbrev {
     ops: Vec<Op>,
+    /// No array or blob operand: records have a fixed number of values.
+    scalar: bool,
 }
 
 /// Largest operand count a `DEFINE_ABBREV` may declare. Real abbreviations have a handful;
@@ -97,7 +99,8 @@ impl Abbrev {
                 _ => {}
             }
         }
-        Ok(Abbrev { ops })
+        let scalar = !ops.iter().any(|o| matches!(o, Op::Array | Op::Blob));
+        Ok(Abbrev { ops, scalar })
     }
 
     /// The operand encodings, as defined.
@@ -183,6 +186,10 @@ impl Abbrev {
     /// A blob operand's bytes are returned separately.
     pub fn decode<'a>(&self, r: &mut BitReader<'a>, out: &mut Vec<u64>, start: BitPos) -> Result<Option<&'a [u8]>> {
         out.clear();
+        if self.scalar && self.decode_window(r, out)? {
+            return Ok(None);
+        }
+        out.clear();
         let mut blob = None;
         let mut i = 0;
         while i < self.ops.len() {
@@ -229,6 +236,37 @@ impl Abbrev {
             return Err(Error::new(start, "abbreviated record has no record code"));
         }
         Ok(blob)
+    }
+
+    /// Decodes a scalar-only record from one 64-bit window. Returns false (having consumed
+    /// nothing) when the record does not fit in the window.
+    #[inline]
+    fn decode_window(&self, r: &mut BitReader<'_>, out: &mut Vec<u64>) -> Result<bool> {
+        let Some((window, avail)) = r.peek_window() else { return Ok(false) };
+        let mut used = 0u32;
+        out.reserve(self.ops.len());
+        for op in &self.ops {
+            let v = match *op {
+                Op::Literal(v) => v,
+                Op::Fixed(w) => match crate::bits::window_fixed(window, &mut used, avail, w) {
+                    Some(v) => v,
+                    None => return Ok(false),
+                },
+                Op::Vbr(0) => 0,
+                Op::Vbr(w) => match crate::bits::window_vbr(window, &mut used, avail, w) {
+                    Some(v) => v,
+                    None => return Ok(false),
+                },
+                Op::Char6 => match crate::bits::window_fixed(window, &mut used, avail, 6) {
+                    Some(v) => u64::from(decode_char6(v as u8)),
+                    None => return Ok(false),
+                },
+                Op::Array | Op::Blob => unreachable!("scalar abbreviation"),
+            };
+            out.push(v);
+        }
+        r.consume(used)?;
+        Ok(true)
     }
 
     /// Checks whether `values` (record code first) can be written with this abbreviation.

@@ -191,6 +191,27 @@ impl<'a> BitReader<'a> {
         }
     }
 
+    /// The next 57 to 64 bits (right-aligned) and how many of them are valid, when eight
+    /// bytes of data remain. Used to decode whole records from one load.
+    #[inline]
+    pub fn peek_window(&self) -> Option<(u64, u32)> {
+        let byte = (self.pos >> 3) as usize;
+        let bytes = self.data.get(byte..byte + 8)?;
+        let shift = (self.pos & 7) as u32;
+        Some((u64::from_le_bytes(bytes.try_into().expect("8 bytes")) >> shift, 64 - shift))
+    }
+
+    /// Advances by `bits` bits that were decoded from [`BitReader::peek_window`].
+    #[inline]
+    pub fn consume(&mut self, bits: u32) -> Result<()> {
+        let end = self.pos + u64::from(bits);
+        if end > self.limit_bits {
+            return Err(self.eof(bits));
+        }
+        self.pos = end;
+        Ok(())
+    }
+
     /// Skips to the next multiple of 32 bits.
     pub fn align32(&mut self) -> Result<()> {
         let aligned = self.pos.div_ceil(32) * 32;
@@ -213,6 +234,39 @@ impl<'a> BitReader<'a> {
         self.pos = end as u64 * 8;
         Ok(&self.data[start..end])
     }
+}
+
+/// Decodes a VBR field of `width`-bit chunks from `window` starting at bit `*used`, without
+/// going past bit `avail`. Returns `None` if the field does not end within the window.
+#[inline(always)]
+pub fn window_vbr(window: u64, used: &mut u32, avail: u32, width: u32) -> Option<u64> {
+    let hi_bit = 1u64 << (width - 1);
+    let chunk_mask = (hi_bit << 1) - 1;
+    let mut value = 0u64;
+    let mut shift = 0u32;
+    let mut at = *used;
+    while at + width <= avail {
+        let chunk = (window >> at) & chunk_mask;
+        value |= (chunk & (hi_bit - 1)) << shift;
+        at += width;
+        if chunk & hi_bit == 0 {
+            *used = at;
+            return Some(value);
+        }
+        shift += width - 1;
+    }
+    None
+}
+
+/// Decodes a fixed field of `width` bits from `window` at bit `*used` (see [`window_vbr`]).
+#[inline(always)]
+pub fn window_fixed(window: u64, used: &mut u32, avail: u32, width: u32) -> Option<u64> {
+    if *used + width > avail {
+        return None;
+    }
+    let v = if width == 0 { 0 } else { (window >> *used) & (u64::MAX >> (64 - width)) };
+    *used += width;
+    Some(v)
 }
 
 /// Number of bits needed to write `n` in binary (0 for 0).

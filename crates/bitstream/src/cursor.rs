@@ -154,6 +154,22 @@ pub enum Entry<'c, 'a> {
     End(BitPos),
 }
 
+/// The kind of entry [`Cursor::step`] read; its contents are available through the
+/// cursor's accessors until the next step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A block started: see [`Cursor::entered`].
+    Enter,
+    /// The current block ended.
+    Exit,
+    /// An abbreviation was defined: see [`Cursor::defined`].
+    Abbrev,
+    /// A record was read: see [`Cursor::record`].
+    Record,
+    /// No more data at the top level.
+    End,
+}
+
 struct Scope {
     block_id: u32,
     width: u32,
@@ -206,13 +222,24 @@ pub struct Cursor<'a> {
     ops: Vec<u64>,
     ops_start: usize,
     defined: Option<Arc<Abbrev>>,
+    /// Abbreviation-id width of the innermost block (cached from `scopes`).
+    width: u32,
+    /// True when the innermost block is a BLOCKINFO block.
+    in_blockinfo: bool,
+    /// Details of the last entry read.
+    last_pos: BitPos,
+    last_abbrev_id: u32,
+    last_code: u64,
+    last_blob: Option<&'a [u8]>,
+    last_enter: Enter,
+    last_target: AbbrevTarget,
 }
 
 impl<'a> Cursor<'a> {
     /// Creates a cursor over `data` starting at `start` (the first bit after any header),
     /// with top-level abbreviation ids of `top_width` bits (2 for LLVM and PNaCl files).
     pub fn new(data: &'a [u8], start: BitPos, top_width: u32) -> Result<Self> {
-        Ok(Cursor {
+        let mut c = Cursor {
             reader: BitReader::at(data, start)?,
             top_width,
             scopes: Vec::new(),
@@ -221,7 +248,38 @@ impl<'a> Cursor<'a> {
             ops: Vec::with_capacity(64),
             ops_start: 0,
             defined: None,
-        })
+            width: 0,
+            in_blockinfo: false,
+            last_pos: BitPos(0),
+            last_abbrev_id: 0,
+            last_code: 0,
+            last_blob: None,
+            last_enter: Enter {
+                pos: BitPos(0),
+                block_id: 0,
+                abbrev_width: 0,
+                length_words: 0,
+                body: BitPos(0),
+                end: BitPos(0),
+            },
+            last_target: AbbrevTarget::Local { abbrev_id: 0 },
+        };
+        c.sync_scope();
+        Ok(c)
+    }
+
+    /// Refreshes the cached facts about the innermost block.
+    fn sync_scope(&mut self) {
+        match self.scopes.last() {
+            Some(s) => {
+                self.width = s.width;
+                self.in_blockinfo = s.block_id == BLOCKINFO_BLOCK_ID;
+            }
+            None => {
+                self.width = self.top_width;
+                self.in_blockinfo = false;
+            }
+        }
     }
 
     /// Creates a cursor positioned at the body of a block whose `ENTER_SUBBLOCK` was already
@@ -231,7 +289,7 @@ impl<'a> Cursor<'a> {
         let parent_limit = reader.limit();
         reader.set_limit((enter.end.0 / 8) as usize)?;
         let globals = blockinfo.snapshot(enter.block_id);
-        Ok(Cursor {
+        let mut c = Cursor {
             reader,
             top_width: 2,
             scopes: vec![Scope::new(enter.block_id, enter.abbrev_width, enter.end, parent_limit, 2, globals)],
@@ -240,7 +298,24 @@ impl<'a> Cursor<'a> {
             ops: Vec::with_capacity(64),
             ops_start: 0,
             defined: None,
-        })
+            width: 0,
+            in_blockinfo: false,
+            last_pos: BitPos(0),
+            last_abbrev_id: 0,
+            last_code: 0,
+            last_blob: None,
+            last_enter: Enter {
+                pos: BitPos(0),
+                block_id: 0,
+                abbrev_width: 0,
+                length_words: 0,
+                body: BitPos(0),
+                end: BitPos(0),
+            },
+            last_target: AbbrevTarget::Local { abbrev_id: 0 },
+        };
+        c.sync_scope();
+        Ok(c)
     }
 
     /// Position of the next unread bit.
@@ -259,8 +334,9 @@ impl<'a> Cursor<'a> {
     }
 
     /// Abbreviation-id width of the innermost open block (the top-level width outside blocks).
+    #[inline]
     pub fn abbrev_width(&self) -> u32 {
-        self.scopes.last().map_or(self.top_width, |s| s.width)
+        self.width
     }
 
     /// Abbreviations in scope in the innermost block: globals first, then locals.
@@ -291,6 +367,7 @@ impl<'a> Cursor<'a> {
     /// Skips the rest of the innermost block, as if its END_BLOCK had been read.
     pub fn skip_block(&mut self) -> Result<()> {
         let scope = self.scopes.pop().ok_or_else(|| Error::new(self.pos(), "no block to skip"))?;
+        self.sync_scope();
         self.reader.set_limit(scope.parent_limit)?;
         self.reader.seek(scope.end)?;
         Ok(())
@@ -298,9 +375,53 @@ impl<'a> Cursor<'a> {
 
     /// Reads the next entry.
     pub fn next(&mut self) -> Result<Entry<'_, 'a>> {
+        Ok(match self.step()? {
+            Step::Enter => Entry::Enter(self.last_enter),
+            Step::Exit => Entry::Exit(self.last_pos),
+            Step::Abbrev => Entry::Abbrev {
+                pos: self.last_pos,
+                abbrev: self.defined.as_ref().expect("just defined"),
+                target: self.last_target,
+            },
+            Step::Record => Entry::Record(self.record()),
+            Step::End => Entry::End(self.last_pos),
+        })
+    }
+
+    /// The record read by the last [`Cursor::step`] that returned [`Step::Record`].
+    #[inline]
+    pub fn record(&self) -> Record<'_, 'a> {
+        Record {
+            pos: self.last_pos,
+            abbrev_id: self.last_abbrev_id,
+            code: self.last_code,
+            ops: &self.ops[self.ops_start..],
+            blob: self.last_blob,
+        }
+    }
+
+    /// The block entered by the last [`Step::Enter`].
+    pub fn entered(&self) -> Enter {
+        self.last_enter
+    }
+
+    /// The abbreviation defined by the last [`Step::Abbrev`], and where it went.
+    pub fn defined(&self) -> (&Arc<Abbrev>, AbbrevTarget) {
+        (self.defined.as_ref().expect("an abbreviation was defined"), self.last_target)
+    }
+
+    /// Position of the last entry read.
+    pub fn last_pos(&self) -> BitPos {
+        self.last_pos
+    }
+
+    /// Reads the next entry; its details are available through the accessors.
+    #[inline(always)]
+    pub fn step(&mut self) -> Result<Step> {
         let pos = self.reader.pos();
+        self.last_pos = pos;
         if self.scopes.is_empty() && self.reader.at_end() {
-            return Ok(Entry::End(pos));
+            return Ok(Step::End);
         }
         let width = self.abbrev_width();
         let id = self.reader.read(width)? as u32;
@@ -312,6 +433,14 @@ impl<'a> Cursor<'a> {
             }
             DEFINE_ABBREV => self.define_abbrev(pos),
             UNABBREV_RECORD => {
+                if let Some(code) = self.unabbrev_window() {
+                    self.ops_start = 0;
+                    self.last_abbrev_id = id;
+                    self.last_code = code;
+                    self.last_blob = None;
+                    self.after_record(pos, code)?;
+                    return Ok(Step::Record);
+                }
                 let code = self.reader.read_vbr(6)?;
                 let count = self.reader.read_vbr(6)?;
                 if count.saturating_mul(6) > self.reader.remaining_bits() {
@@ -327,8 +456,11 @@ impl<'a> Cursor<'a> {
                     self.ops.push(v);
                 }
                 self.ops_start = 0;
+                self.last_abbrev_id = id;
+                self.last_code = code;
+                self.last_blob = None;
                 self.after_record(pos, code)?;
-                Ok(Entry::Record(Record { pos, abbrev_id: id, code, ops: &self.ops, blob: None }))
+                Ok(Step::Record)
             }
             _ => {
                 let scope = self.scopes.last().expect("checked above");
@@ -342,13 +474,40 @@ impl<'a> Cursor<'a> {
                 let blob = abbrev.decode(&mut self.reader, &mut self.ops, pos)?;
                 let code = self.ops[0];
                 self.ops_start = 1;
+                self.last_abbrev_id = id;
+                self.last_code = code;
+                self.last_blob = blob;
                 self.after_record(pos, code)?;
-                Ok(Entry::Record(Record { pos, abbrev_id: id, code, ops: &self.ops[1..], blob }))
+                Ok(Step::Record)
             }
         }
     }
 
-    fn enter(&mut self, pos: BitPos) -> Result<Entry<'_, 'a>> {
+    /// Decodes a short unabbreviated record from one 64-bit window, returning its code; the
+    /// operands go to `ops`. Returns `None` (having consumed nothing) if it doesn't fit.
+    #[inline]
+    fn unabbrev_window(&mut self) -> Option<u64> {
+        use crate::bits::window_vbr;
+        let (window, avail) = self.reader.peek_window()?;
+        let mut used = 0;
+        let code = window_vbr(window, &mut used, avail, 6)?;
+        let count = window_vbr(window, &mut used, avail, 6)?;
+        // Each operand takes at least 6 bits, so a count this small is cheap to try.
+        if count > 9 {
+            return None;
+        }
+        self.ops.clear();
+        for _ in 0..count {
+            match window_vbr(window, &mut used, avail, 6) {
+                Some(v) => self.ops.push(v),
+                None => return None,
+            }
+        }
+        self.reader.consume(used).ok()?;
+        Some(code)
+    }
+
+    fn enter(&mut self, pos: BitPos) -> Result<Step> {
         let block_id = self.reader.read_vbr(8)?;
         let width = self.reader.read_vbr(4)?;
         self.reader.align32()?;
@@ -374,25 +533,22 @@ impl<'a> Cursor<'a> {
         let parent_width = self.abbrev_width();
         let globals = self.blockinfo.snapshot(block_id);
         self.scopes.push(Scope::new(block_id, width as u32, end, parent_limit, parent_width, globals));
+        self.sync_scope();
         if block_id == BLOCKINFO_BLOCK_ID {
             self.setbid = None;
         }
-        Ok(Entry::Enter(Enter {
-            pos,
-            block_id,
-            abbrev_width: width as u32,
-            length_words: length_words as u32,
-            body,
-            end,
-        }))
+        self.last_enter =
+            Enter { pos, block_id, abbrev_width: width as u32, length_words: length_words as u32, body, end };
+        Ok(Step::Enter)
     }
 
-    fn exit(&mut self, pos: BitPos) -> Result<Entry<'_, 'a>> {
+    fn exit(&mut self, pos: BitPos) -> Result<Step> {
         if self.scopes.is_empty() {
             return Err(Error::new(pos, "END_BLOCK at the top level"));
         }
         self.reader.align32()?;
         let scope = self.scopes.pop().expect("checked above");
+        self.sync_scope();
         let here = self.reader.pos();
         if here != scope.end {
             return Err(Error::new(
@@ -402,10 +558,10 @@ impl<'a> Cursor<'a> {
         }
         debug_assert_eq!(self.abbrev_width(), scope.parent_width);
         self.reader.set_limit(scope.parent_limit)?;
-        Ok(Entry::Exit(pos))
+        Ok(Step::Exit)
     }
 
-    fn define_abbrev(&mut self, pos: BitPos) -> Result<Entry<'_, 'a>> {
+    fn define_abbrev(&mut self, pos: BitPos) -> Result<Step> {
         let abbrev = Arc::new(Abbrev::read_definition(&mut self.reader, pos)?);
         let scope = self.scopes.last_mut().expect("inside a block");
         let target = if scope.block_id == BLOCKINFO_BLOCK_ID {
@@ -418,13 +574,14 @@ impl<'a> Cursor<'a> {
             AbbrevTarget::Local { abbrev_id: index as u32 + FIRST_APPLICATION_ABBREV }
         };
         self.defined = Some(abbrev);
-        Ok(Entry::Abbrev { pos, abbrev: self.defined.as_ref().expect("just set"), target })
+        self.last_target = target;
+        Ok(Step::Abbrev)
     }
 
     /// Updates BLOCKINFO state for records read inside a BLOCKINFO block.
     #[inline]
     fn after_record(&mut self, pos: BitPos, code: u64) -> Result<()> {
-        if self.scopes.last().map(|s| s.block_id) != Some(BLOCKINFO_BLOCK_ID) {
+        if !self.in_blockinfo {
             return Ok(());
         }
         self.blockinfo_record(pos, code)

@@ -4,8 +4,15 @@ use crate::position::BitPos;
 use std::fmt;
 
 /// A malformed-bitstream error at a bit position.
+///
+/// The details are boxed so that `Result`s carrying it stay two words wide on the hot path;
+/// they are reachable as fields through `Deref` (`error.pos`, `error.message`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Error {
+pub struct Error(Box<ErrorData>);
+
+/// The details of an [`Error`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ErrorData {
     /// Where the offending item starts.
     pub pos: BitPos,
     /// What is wrong, in words.
@@ -14,8 +21,16 @@ pub struct Error {
 
 impl Error {
     /// Creates an error at `pos`.
+    #[cold]
     pub fn new(pos: BitPos, message: impl Into<String>) -> Self {
-        Error { pos, message: message.into() }
+        Error(Box::new(ErrorData { pos, message: message.into() }))
+    }
+}
+
+impl std::ops::Deref for Error {
+    type Target = ErrorData;
+    fn deref(&self) -> &ErrorData {
+        &self.0
     }
 }
 

@@ -26,8 +26,8 @@ pub use container::{
 pub use cursor::{
     AbbrevTarget, BLOCKINFO_BLOCK_ID, BLOCKINFO_CODE_BLOCKNAME, BLOCKINFO_CODE_SETBID, BLOCKINFO_CODE_SETRECORDNAME,
     BlockInfo, Cursor, DEFINE_ABBREV, END_BLOCK, ENTER_SUBBLOCK, Enter, Entry, FIRST_APPLICATION_ABBREV,
-    MAX_ABBREV_WIDTH, MAX_DEPTH, Record, UNABBREV_RECORD,
+    MAX_ABBREV_WIDTH, MAX_DEPTH, Record, Step, UNABBREV_RECORD,
 };
 pub use encoder::StreamWriter;
-pub use error::{Error, Result};
+pub use error::{Error, ErrorData, Result};
 pub use position::BitPos;

@@ -1,0 +1,1048 @@
+//! Function blocks: the basic-block count, constants, instructions and local symbol tables.
+
+use super::module::{MAX_ALIGN_ENCODING, Reader, name_bytes, with_record};
+use super::state::{BlockCtx, FnState, Stage};
+use super::{Item, Listener};
+use crate::abi::{self, Intrinsic};
+use crate::codes::{block, constants as cc, function as fc, symtab as sc};
+use crate::error::{ReadError, Rule};
+use crate::ir::{
+    Align, BinOp, BlockLayout, BodyLayout, CastOp, ConstValue, Constant, FunctionBody, ITEM_BLOCK, Inst, LocalSymbol,
+    Module, PoolRange, Pred, SetType, SwitchCase, Ty, TypeDef, ValueId, ValueSpace, decode_sign_rotated,
+};
+use pnacl_bitstream::{BitPos, Enter, Record, Step};
+
+/// Read-only module facts a function body needs.
+struct Ctx<'m> {
+    m: &'m Module,
+    intrinsics: &'m [Option<&'static Intrinsic>],
+    defer_abi: bool,
+}
+
+impl Ctx<'_> {
+    /// Enforces an ABI-level rule unless deferred.
+    #[inline]
+    fn abi(&self, pos: BitPos, rule: Rule, message: impl FnOnce() -> String) -> Result<(), ReadError> {
+        if self.defer_abi { Ok(()) } else { Err(ReadError::new(pos, rule, message())) }
+    }
+
+    /// The value type with type id `id` (void allowed only if `void_ok`).
+    fn value_type(&self, pos: BitPos, id: u64, rule: Rule, void_ok: bool) -> Result<Ty, ReadError> {
+        match self.m.types.get(id as usize) {
+            Some(TypeDef::Value(t)) if void_ok || *t != Ty::Void => Ok(*t),
+            Some(t) => Err(ReadError::new(pos, rule, format!("Invalid type {t} (@t{id}) here"))),
+            None => Err(ReadError::new(pos, rule, format!("Can't find definition for @t{id}"))),
+        }
+    }
+}
+
+#[inline]
+fn err(pos: BitPos, rule: Rule, message: impl Into<String>) -> ReadError {
+    ReadError::new(pos, rule, message)
+}
+
+fn arity(r: &Record<'_, '_>, name: &str, want: usize) -> Result<(), ReadError> {
+    if r.ops.len() != want {
+        return Err(err(
+            r.pos,
+            Rule::RecordLength,
+            format!("{name} record expects {want} arguments. Found: {}", r.ops.len()),
+        ));
+    }
+    Ok(())
+}
+
+fn align(pos: BitPos, v: u64) -> Result<Align, ReadError> {
+    if v > MAX_ALIGN_ENCODING {
+        return Err(err(pos, Rule::Align, format!("Alignment can't be greater than 2**29. Found: 2**{}", v - 1)));
+    }
+    Ok(Align(v as u8))
+}
+
+/// Checks that a sign-rotated integer fits a type of `bits` bits (signed or unsigned).
+fn fits(raw: u64, bits: u32) -> bool {
+    let v = decode_sign_rotated(raw);
+    if bits >= 64 {
+        return true;
+    }
+    let lo = -(1i64 << (bits - 1));
+    let hi = 1i64 << bits;
+    v >= lo && v < hi
+}
+
+impl FnState {
+    /// Decodes a relative operand: its absolute index and type.
+    #[inline]
+    fn operand(&mut self, pos: BitPos, vv: u64) -> Result<(u32, Ty), ReadError> {
+        if vv > u64::from(u32::MAX) {
+            return Err(err(pos, Rule::ValueRef, format!("Invalid relative value id: {vv}")));
+        }
+        let abs = self.next_value.wrapping_sub(vv as u32);
+        self.use_value(pos, abs)
+    }
+
+    /// The type of value `abs`, recording forward uses.
+    #[inline]
+    fn use_value(&mut self, pos: BitPos, abs: u32) -> Result<(u32, Ty), ReadError> {
+        match self.type_of_local(abs) {
+            Some(t) => {
+                if abs >= self.next_value {
+                    self.forward_used = self.forward_used.max(abs - self.space.first_inst() + 1);
+                }
+                Ok((abs, t))
+            }
+            None => Err(err(pos, Rule::ValueRef, format!("Can't find type for {}", self.name(abs)))),
+        }
+    }
+
+    #[inline]
+    fn type_of_local(&self, v: u32) -> Option<Ty> {
+        let fg = self.space.functions + self.space.globals;
+        if v < fg {
+            return Some(Ty::I32);
+        }
+        let i = (v - fg) as usize;
+        match self.local_types.get(i) {
+            Some(&t) => Some(t),
+            None => {
+                let first = (self.space.params + self.space.consts) as usize;
+                self.forward.get(i - first).copied().filter(|&t| t != Ty::Void)
+            }
+        }
+    }
+
+    /// Defines the next instruction value.
+    #[inline]
+    fn define(&mut self, pos: BitPos, t: Ty) -> Result<(), ReadError> {
+        let i = self.body.values.len();
+        if let Some(&declared) = self.forward.get(i)
+            && declared != Ty::Void
+            && declared != t
+        {
+            return Err(err(pos, Rule::ForwardDecl, format!("%v{i} defined with multiple types: {t} and {declared}")));
+        }
+        self.body.values.push(t);
+        self.local_types.push(t);
+        self.next_value += 1;
+        Ok(())
+    }
+
+    fn target(&self, pos: BitPos, bb: u64) -> Result<u32, ReadError> {
+        if bb == 0 || bb >= u64::from(self.body.num_blocks) {
+            return Err(err(
+                pos,
+                Rule::BranchTarget,
+                format!("Branch %b{bb} out of range. Not in [1,{}]", self.body.num_blocks.saturating_sub(1)),
+            ));
+        }
+        Ok(bb as u32)
+    }
+
+    /// Decodes one record of the function block (not a nested block).
+    fn record(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<Item, ReadError> {
+        let pos = r.pos;
+        let ops = r.ops;
+        if r.code == fc::DECLAREBLOCKS {
+            arity(r, "Blocks", 1)?;
+            if self.declared || !self.body.insts.is_empty() {
+                return Err(err(pos, Rule::DeclareBlocks, "Duplicate function block count record"));
+            }
+            let n = ops[0];
+            if n == 0 {
+                return Err(err(pos, Rule::DeclareBlocks, "Function doesn't contain any basic blocks"));
+            }
+            if n > self.max_records {
+                return Err(err(
+                    pos,
+                    Rule::DeclareBlocks,
+                    format!(
+                        "Function defines {n} basic blocks, which is too big for a function containing {} bytes",
+                        self.block_bytes
+                    ),
+                ));
+            }
+            self.body.num_blocks = n as u32;
+            self.body.block_starts.push(0);
+            self.declared = true;
+            return Ok(Item::DeclareBlocks(n as u32));
+        }
+        if !self.declared {
+            return Err(err(pos, Rule::DeclareBlocks, "The function block must start with a `blocks` record"));
+        }
+        if self.blocks_done >= self.body.num_blocks {
+            return Err(err(
+                pos,
+                Rule::BasicBlocks,
+                format!("Record after the last of the {} basic blocks the function declares", self.body.num_blocks),
+            ));
+        }
+        let inst = match r.code {
+            fc::FORWARDTYPEREF => return self.forward_decl(cx, r),
+            fc::BINOP => self.binop(cx, r)?,
+            fc::CAST => {
+                arity(r, "Cast", 3)?;
+                let (val, from) = self.operand(pos, ops[0])?;
+                let to = cx.value_type(pos, ops[1], Rule::Cast, false)?;
+                let op = CastOp::from_code(ops[2])
+                    .ok_or_else(|| err(pos, Rule::Cast, format!("Cast opcode {} not understood.", ops[2])))?;
+                if !op.is_valid(from, to) {
+                    return Err(err(
+                        pos,
+                        Rule::Cast,
+                        format!("Invalid cast '{}'. Not defined on {from} to {to}", op.name()),
+                    ));
+                }
+                self.define(pos, to)?;
+                Inst::Cast { op, val: ValueId(val), to }
+            }
+            fc::EXTRACTELT => {
+                arity(r, "Extractelement", 2)?;
+                let (vector, vt) = self.operand(pos, ops[0])?;
+                let (index, it) = self.operand(pos, ops[1])?;
+                if !vt.is_vector() {
+                    return Err(err(pos, Rule::Vector, format!("extractelement: Vector expected. Found: {vt}")));
+                }
+                if it != Ty::I32 {
+                    return Err(err(pos, Rule::Vector, format!("extractelement: Index not i32. Found: {it}")));
+                }
+                self.define(pos, vt.element())?;
+                Inst::ExtractElement { vector: ValueId(vector), index: ValueId(index) }
+            }
+            fc::INSERTELT => {
+                arity(r, "Insertelement", 3)?;
+                let (vector, vt) = self.operand(pos, ops[0])?;
+                let (element, et) = self.operand(pos, ops[1])?;
+                let (index, it) = self.operand(pos, ops[2])?;
+                if !vt.is_vector() {
+                    return Err(err(pos, Rule::Vector, format!("insertelement: Vector expected. Found: {vt}")));
+                }
+                if et != vt.element() {
+                    return Err(err(
+                        pos,
+                        Rule::Vector,
+                        format!("insertelement: Illegal element type {et}. Expected: {}", vt.element()),
+                    ));
+                }
+                if it != Ty::I32 {
+                    return Err(err(pos, Rule::Vector, format!("insertelement: Index not i32. Found: {it}")));
+                }
+                self.define(pos, vt)?;
+                Inst::InsertElement { vector: ValueId(vector), element: ValueId(element), index: ValueId(index) }
+            }
+            fc::RET => match ops.len() {
+                0 => {
+                    if self.ret != Ty::Void {
+                        return Err(err(pos, Rule::Ret, format!("ret void in a function returning {}", self.ret)));
+                    }
+                    Inst::Ret { val: None }
+                }
+                1 => {
+                    let (v, t) = self.operand(pos, ops[0])?;
+                    if t != self.ret {
+                        return Err(err(pos, Rule::Ret, format!("ret {t} in a function returning {}", self.ret)));
+                    }
+                    Inst::Ret { val: Some(ValueId(v)) }
+                }
+                n => {
+                    return Err(err(
+                        pos,
+                        Rule::RecordLength,
+                        format!("Return record expects 0 or 1 arguments. Found: {n}"),
+                    ));
+                }
+            },
+            fc::BR => match ops.len() {
+                1 => Inst::Br { target: self.target(pos, ops[0])? },
+                3 => {
+                    let on_true = self.target(pos, ops[0])?;
+                    let on_false = self.target(pos, ops[1])?;
+                    let (cond, t) = self.operand(pos, ops[2])?;
+                    if t != Ty::I1 {
+                        return Err(err(pos, Rule::CondBr, format!("Branch condition not i1. Found: {t}")));
+                    }
+                    Inst::CondBr { cond: ValueId(cond), on_true, on_false }
+                }
+                n => {
+                    return Err(err(
+                        pos,
+                        Rule::RecordLength,
+                        format!("Branch record expects 1 or 3 arguments. Found: {n}"),
+                    ));
+                }
+            },
+            fc::SWITCH => self.switch(cx, r)?,
+            fc::UNREACHABLE => {
+                arity(r, "Unreachable", 0)?;
+                Inst::Unreachable
+            }
+            fc::PHI => self.phi(cx, r)?,
+            fc::ALLOCA => {
+                arity(r, "Alloca", 2)?;
+                let (size, st) = self.operand(pos, ops[0])?;
+                let align = align(pos, ops[1])?;
+                if st != Ty::I32 {
+                    cx.abi(pos, Rule::Alloca, || format!("alloca array size is not i32. Found: {st}"))?;
+                }
+                self.define(pos, Ty::I32)?;
+                Inst::Alloca { size: ValueId(size), align }
+            }
+            fc::LOAD => {
+                arity(r, "Load", 3)?;
+                let (ptr, pt) = self.operand(pos, ops[0])?;
+                let align = align(pos, ops[1])?;
+                let ty = cx.value_type(pos, ops[2], Rule::Memory, false)?;
+                if pt != Ty::I32 {
+                    return Err(err(pos, Rule::Memory, format!("load: Address not i32. Found: {pt}")));
+                }
+                if let Some(msg) = abi::alignment_error("load", ty, align.bytes()) {
+                    cx.abi(pos, Rule::MemoryAlign, || msg)?;
+                }
+                self.define(pos, ty)?;
+                Inst::Load { ptr: ValueId(ptr), ty, align }
+            }
+            fc::STORE => {
+                arity(r, "Store", 3)?;
+                let (ptr, pt) = self.operand(pos, ops[0])?;
+                let (val, vt) = self.operand(pos, ops[1])?;
+                let align = align(pos, ops[2])?;
+                if pt != Ty::I32 {
+                    return Err(err(pos, Rule::Memory, format!("store: Address not i32. Found: {pt}")));
+                }
+                if let Some(msg) = abi::alignment_error("store", vt, align.bytes()) {
+                    cx.abi(pos, Rule::MemoryAlign, || msg)?;
+                }
+                Inst::Store { ptr: ValueId(ptr), val: ValueId(val), align }
+            }
+            fc::CMP2 => {
+                arity(r, "Compare", 3)?;
+                let (lhs, lt) = self.operand(pos, ops[0])?;
+                let (rhs, rt) = self.operand(pos, ops[1])?;
+                let pred = Pred::from_code(ops[2])
+                    .ok_or_else(|| err(pos, Rule::Compare, format!("Compare predicate {} not understood", ops[2])))?;
+                if lt != rt {
+                    return Err(err(pos, Rule::Compare, format!("Compare argument types differ: {lt} and {rt}")));
+                }
+                let e = lt.element();
+                if pred.is_integer() && !e.is_integer() {
+                    return Err(err(
+                        pos,
+                        Rule::Compare,
+                        format!("icmp {}: Expects integer type. Found: {lt}", pred.name()),
+                    ));
+                }
+                if !pred.is_integer() && !e.is_float() {
+                    return Err(err(
+                        pos,
+                        Rule::Compare,
+                        format!("fcmp {}: Expects floating point type. Found: {lt}", pred.name()),
+                    ));
+                }
+                self.define(pos, lt.compare_result())?;
+                Inst::Cmp { pred, lhs: ValueId(lhs), rhs: ValueId(rhs) }
+            }
+            fc::VSELECT => {
+                arity(r, "Select", 3)?;
+                let (on_true, tt) = self.operand(pos, ops[0])?;
+                let (on_false, ft) = self.operand(pos, ops[1])?;
+                let (cond, ct) = self.operand(pos, ops[2])?;
+                if tt != ft {
+                    return Err(err(pos, Rule::Select, format!("Select operands not same type. Found: {tt} and {ft}")));
+                }
+                if ct.element() != Ty::I1 || ct.lanes() != tt.lanes() {
+                    return Err(err(
+                        pos,
+                        Rule::Select,
+                        format!("Select condition {ct} doesn't match operand type {tt}"),
+                    ));
+                }
+                self.define(pos, tt)?;
+                Inst::Select { cond: ValueId(cond), on_true: ValueId(on_true), on_false: ValueId(on_false) }
+            }
+            fc::CALL => self.call(cx, r)?,
+            fc::CALL_INDIRECT => self.call_indirect(cx, r)?,
+            code => return Err(err(pos, Rule::UnknownRecord, format!("Unknown record code {code} in function block"))),
+        };
+        let is_phi = matches!(inst, Inst::Phi { .. });
+        if !is_phi {
+            self.phi_allowed = false;
+        }
+        self.inst_seen = true;
+        let index = self.body.insts.len() as u32;
+        let terminator = inst.is_terminator();
+        self.body.insts.push(inst);
+        if terminator {
+            self.blocks_done += 1;
+            self.phi_allowed = true;
+            if self.blocks_done < self.body.num_blocks {
+                self.body.block_starts.push(self.body.insts.len() as u32);
+            }
+        }
+        Ok(Item::Inst(index))
+    }
+
+    fn forward_decl(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<Item, ReadError> {
+        let pos = r.pos;
+        arity(r, "Forward declaration", 2)?;
+        let v = r.ops[0];
+        let first = u64::from(self.space.first_inst());
+        if v < u64::from(self.next_value) {
+            let name = if v <= u64::from(u32::MAX) { self.name(v as u32) } else { v.to_string() };
+            return Err(err(
+                pos,
+                Rule::ForwardDecl,
+                format!("Illegal forward referenced instruction ({v}): {name} is already defined"),
+            ));
+        }
+        let index = v - first;
+        if index >= self.max_records {
+            return Err(err(
+                pos,
+                Rule::ForwardDecl,
+                format!(
+                    "Forward reference @{v} too big. Have {} globals and function contains {} bytes",
+                    self.space.globals, self.block_bytes
+                ),
+            ));
+        }
+        let ty = cx.value_type(pos, r.ops[1], Rule::ForwardDecl, false)?;
+        let i = index as usize;
+        if self.forward.len() <= i {
+            self.forward.resize(i + 1, Ty::Void);
+        }
+        if self.forward[i] != Ty::Void {
+            return Err(err(pos, Rule::ForwardDecl, format!("Duplicate forward declaration of %v{i}")));
+        }
+        self.forward[i] = ty;
+        let index = self.body.insts.len() as u32;
+        self.body.insts.push(Inst::ForwardDecl { value: ValueId(v as u32), ty });
+        Ok(Item::Inst(index))
+    }
+
+    fn binop(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<Inst, ReadError> {
+        let pos = r.pos;
+        let ops = r.ops;
+        if ops.len() != 3 && ops.len() != 4 {
+            return Err(err(
+                pos,
+                Rule::RecordLength,
+                format!("Binop record expects 3 or 4 arguments. Found: {}", ops.len()),
+            ));
+        }
+        let (lhs, lt) = self.operand(pos, ops[0])?;
+        let (rhs, rt) = self.operand(pos, ops[1])?;
+        let op = BinOp::from_code(ops[2])
+            .ok_or_else(|| err(pos, Rule::Binop, format!("Binary opcode {} not understood for type {lt}", ops[2])))?;
+        if lt != rt {
+            return Err(err(pos, Rule::Binop, format!("Binop argument types differ: {lt} and {rt}")));
+        }
+        let e = lt.element();
+        let Some(name) = op.name(e).filter(|_| e.is_primitive()) else {
+            return Err(err(pos, Rule::Binop, format!("{}: Invalid type for operator: {lt}", op.int_name())));
+        };
+        if e == Ty::I1 && !op.is_logical() {
+            cx.abi(pos, Rule::BinopI1, || format!("{name}: Invalid integer arithmetic type: {lt}"))?;
+        }
+        self.define(pos, lt)?;
+        Ok(Inst::Binop { op, lhs: ValueId(lhs), rhs: ValueId(rhs), flags: ops.get(3).copied() })
+    }
+
+    fn switch(&mut self, _cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<Inst, ReadError> {
+        let pos = r.pos;
+        let ops = r.ops;
+        if ops.len() < 4 {
+            return Err(err(
+                pos,
+                Rule::RecordLength,
+                format!("Switch record expects at least 4 arguments. Found: {}", ops.len()),
+            ));
+        }
+        let ty = _cx.value_type(pos, ops[0], Rule::Switch, false)?;
+        if !ty.is_integer() {
+            return Err(err(pos, Rule::Switch, format!("Case condition must be non-wide integer. Found: {ty}")));
+        }
+        let (cond, ct) = self.operand(pos, ops[1])?;
+        if ct != ty {
+            return Err(err(pos, Rule::Switch, format!("Switch on {ct} value declared as {ty}")));
+        }
+        let default = self.target(pos, ops[2])?;
+        let n = ops[3];
+        if n > (ops.len() as u64 - 4) / 4 || ops.len() as u64 != 4 + 4 * n {
+            return Err(err(pos, Rule::RecordLength, format!("Switch record with {n} cases has {} values", ops.len())));
+        }
+        let start = self.body.cases.len() as u32;
+        for case in ops[4..].chunks_exact(4) {
+            if case[0] != 1 || case[1] != 1 {
+                return Err(err(pos, Rule::Switch, "Case ranges are not supported in PNaCl"));
+            }
+            if !fits(case[2], ty.bits()) {
+                return Err(err(
+                    pos,
+                    Rule::Switch,
+                    format!("Case value {} doesn't fit in {ty}", decode_sign_rotated(case[2])),
+                ));
+            }
+            let target = self.target(pos, case[3])?;
+            self.body.cases.push(SwitchCase { raw: case[2], target });
+        }
+        Ok(Inst::Switch { ty, cond: ValueId(cond), default, cases: PoolRange { start, len: n as u32 } })
+    }
+
+    fn phi(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<Inst, ReadError> {
+        let pos = r.pos;
+        let ops = r.ops;
+        if ops.len() < 3 || ops.len() % 2 == 0 {
+            return Err(err(
+                pos,
+                Rule::RecordLength,
+                format!("Phi record expects a type and value/block pairs. Found: {} values", ops.len()),
+            ));
+        }
+        let ty = cx.value_type(pos, ops[0], Rule::Phi, true)?;
+        if ty == Ty::Void {
+            return Err(err(pos, Rule::Phi, "Phi record using type void not allowed"));
+        }
+        if self.blocks_done == 0 {
+            return Err(err(pos, Rule::Phi, "Phi in the entry block, which has no predecessors"));
+        }
+        if !self.phi_allowed {
+            return Err(err(pos, Rule::Phi, "Phi after a non-phi instruction in its basic block"));
+        }
+        let start = self.body.operands.len() as u32;
+        for pair in ops[1..].chunks_exact(2) {
+            let rel = decode_sign_rotated(pair[0]);
+            let abs = i64::from(self.next_value) - rel;
+            if rel == i64::MIN || !(0..=i64::from(u32::MAX)).contains(&abs) {
+                self.body.operands.truncate(start as usize);
+                return Err(err(pos, Rule::ValueRef, format!("Invalid relative value id: {rel}")));
+            }
+            let abs = abs as u32;
+            let vt = match self.type_of_local(abs) {
+                Some(t) => {
+                    if abs >= self.next_value {
+                        self.forward_used = self.forward_used.max(abs - self.space.first_inst() + 1);
+                    }
+                    t
+                }
+                None if abs >= self.space.first_inst()
+                    && u64::from(abs - self.space.first_inst()) < self.max_records =>
+                {
+                    // A forward phi operand needs no declaration: the phi's type is its type.
+                    let i = abs - self.space.first_inst();
+                    self.forward_used = self.forward_used.max(i + 1);
+                    self.phi_checks.push((i, ty, pos));
+                    ty
+                }
+                None => return Err(err(pos, Rule::ValueRef, format!("Can't find type for {}", self.name(abs)))),
+            };
+            if vt != ty {
+                return Err(err(pos, Rule::Phi, format!("Phi incoming {} has type {vt}, not {ty}", self.name(abs))));
+            }
+            if pair[1] >= u64::from(self.body.num_blocks) {
+                return Err(err(pos, Rule::Phi, format!("Phi incoming block %b{} out of range", pair[1])));
+            }
+            self.body.operands.push(abs);
+            self.body.operands.push(pair[1] as u32);
+        }
+        self.define(pos, ty)?;
+        let len = self.body.operands.len() as u32 - start;
+        Ok(Inst::Phi { ty, incoming: PoolRange { start, len } })
+    }
+
+    fn call(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<Inst, ReadError> {
+        let pos = r.pos;
+        let ops = r.ops;
+        if ops.len() < 2 {
+            return Err(err(
+                pos,
+                Rule::RecordLength,
+                format!("Call record expects at least 2 arguments. Found: {}", ops.len()),
+            ));
+        }
+        let cc = ops[0];
+        if cc > 1 {
+            return Err(err(pos, Rule::Call, format!("Call has invalid calling convention/tail field {cc}")));
+        }
+        let (callee, _) = self.operand(pos, ops[1])?;
+        if callee >= self.space.functions {
+            return Err(err(pos, Rule::Call, format!("Direct call to {}, which is not a function", self.name(callee))));
+        }
+        let sig = cx.m.signature(callee);
+        let args = &ops[2..];
+        if args.len() != sig.params.len() {
+            return Err(err(
+                pos,
+                Rule::Call,
+                format!("Call has {} parameters. Signature expects: {}", args.len(), sig.params.len()),
+            ));
+        }
+        let is_intrinsic = cx.intrinsics[callee as usize].is_some();
+        let start = self.body.operands.len() as u32;
+        for (i, (&a, &want)) in args.iter().zip(&sig.params).enumerate() {
+            let (v, t) = match self.operand(pos, a) {
+                Ok(x) => x,
+                Err(e) => {
+                    self.body.operands.truncate(start as usize);
+                    return Err(e);
+                }
+            };
+            if t != want {
+                self.body.operands.truncate(start as usize);
+                return Err(err(pos, Rule::Call, format!("Parameter {} mismatch: {t} and {want}", i + 1)));
+            }
+            if !is_intrinsic && !t.is_fcn_arg() {
+                cx.abi(pos, Rule::CallTypes, || format!("Argument {} of @f{callee} has invalid type: {t}", i + 1))?;
+            }
+            self.body.operands.push(v);
+        }
+        if !is_intrinsic && sig.ret != Ty::Void && !sig.ret.is_fcn_arg() {
+            cx.abi(pos, Rule::CallTypes, || format!("Return type of @f{callee} is invalid: {}", sig.ret))?;
+        }
+        if sig.ret != Ty::Void {
+            self.define(pos, sig.ret)?;
+        }
+        let len = self.body.operands.len() as u32 - start;
+        Ok(Inst::Call { cc, callee: ValueId(callee), indirect_ret: None, args: PoolRange { start, len } })
+    }
+
+    fn call_indirect(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<Inst, ReadError> {
+        let pos = r.pos;
+        let ops = r.ops;
+        if ops.len() < 3 {
+            return Err(err(
+                pos,
+                Rule::RecordLength,
+                format!("Indirect call record expects at least 3 arguments. Found: {}", ops.len()),
+            ));
+        }
+        let cc = ops[0];
+        if cc > 1 {
+            return Err(err(pos, Rule::Call, format!("Call has invalid calling convention/tail field {cc}")));
+        }
+        let (callee, ct) = self.operand(pos, ops[1])?;
+        if ct != Ty::I32 {
+            return Err(err(pos, Rule::Call, format!("Call indirect address not i32. Found: {ct}")));
+        }
+        // The reference requires AbsoluteIndex(V) >= NumFuncAddresses here, but Google's
+        // writer emits indirect calls through function addresses (calls of a function
+        // through a pointer of another type), so they are accepted.
+        let ret = cx.value_type(pos, ops[2], Rule::Call, true)?;
+        let start = self.body.operands.len() as u32;
+        for (i, &a) in ops[3..].iter().enumerate() {
+            let (v, t) = match self.operand(pos, a) {
+                Ok(x) => x,
+                Err(e) => {
+                    self.body.operands.truncate(start as usize);
+                    return Err(e);
+                }
+            };
+            if !t.is_fcn_arg() {
+                cx.abi(pos, Rule::CallTypes, || format!("Argument {} of indirect call has invalid type: {t}", i + 1))?;
+            }
+            self.body.operands.push(v);
+        }
+        if ret != Ty::Void && !ret.is_fcn_arg() {
+            cx.abi(pos, Rule::CallTypes, || format!("Return type of indirect call is invalid: {ret}"))?;
+        }
+        if ret != Ty::Void {
+            self.define(pos, ret)?;
+        }
+        let len = self.body.operands.len() as u32 - start;
+        Ok(Inst::Call { cc, callee: ValueId(callee), indirect_ret: Some(ret), args: PoolRange { start, len } })
+    }
+
+    /// A record of the constants block.
+    fn constant(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>, cur: &mut Option<Ty>) -> Result<Item, ReadError> {
+        let pos = r.pos;
+        if r.code == cc::SETTYPE {
+            arity(r, "Set type", 1)?;
+            let t = cx.value_type(pos, r.ops[0], Rule::ConstSetType, false)?;
+            *cur = Some(t);
+            self.body.set_types.push(SetType { before: self.body.constants.len() as u32, ty: t });
+            return Ok(Item::SetType(t));
+        }
+        let ty = cur.ok_or_else(|| err(pos, Rule::ConstSetType, "Constant record not preceded by set type record"))?;
+        let value = match r.code {
+            cc::UNDEF => {
+                arity(r, "Undef", 0)?;
+                ConstValue::Undef
+            }
+            cc::INTEGER => {
+                arity(r, "Integer", 1)?;
+                if !ty.is_integer() {
+                    return Err(err(pos, Rule::ConstInteger, format!("Integer literal of non-integer type {ty}")));
+                }
+                if !fits(r.ops[0], ty.bits()) {
+                    return Err(err(
+                        pos,
+                        Rule::ConstInteger,
+                        format!("Integer literal {} doesn't fit in {ty}", decode_sign_rotated(r.ops[0])),
+                    ));
+                }
+                ConstValue::Int(r.ops[0])
+            }
+            cc::FLOAT => {
+                arity(r, "Float", 1)?;
+                if !ty.is_float() {
+                    return Err(err(pos, Rule::ConstFloat, format!("Floating literal of non-float type {ty}")));
+                }
+                if ty == Ty::Float && r.ops[0] > u64::from(u32::MAX) {
+                    return Err(err(
+                        pos,
+                        Rule::ConstFloat,
+                        format!("Float literal bit pattern {} is wider than 32 bits", r.ops[0]),
+                    ));
+                }
+                ConstValue::Float(r.ops[0])
+            }
+            code => {
+                return Err(err(pos, Rule::UnknownRecord, format!("Unknown record code {code} in constants block")));
+            }
+        };
+        let n = self.body.constants.len() as u32;
+        self.body.constants.push(Constant { ty, value });
+        Ok(Item::Constant(n))
+    }
+
+    /// A record of the function's symbol table.
+    fn local_symbol(&mut self, r: &Record<'_, '_>, st: &super::State) -> Result<Item, ReadError> {
+        let pos = r.pos;
+        let Some((&id, chars)) = r.ops.split_first() else {
+            return Err(err(pos, Rule::RecordLength, "Symbol table entry expects an id and a name"));
+        };
+        let name = name_bytes(st, pos, chars)?;
+        let entry = match r.code {
+            sc::ENTRY => {
+                if id >= u64::from(self.next_value) {
+                    return Err(err(pos, Rule::Symtab, format!("Symbol table entry names undefined value {id}")));
+                }
+                LocalSymbol::Value { value: ValueId(id as u32), name }
+            }
+            sc::BBENTRY => {
+                if id >= u64::from(self.body.num_blocks) {
+                    return Err(err(
+                        pos,
+                        Rule::Symtab,
+                        format!("Symbol table entry names undefined basic block %b{id}"),
+                    ));
+                }
+                LocalSymbol::Block { block: id as u32, name }
+            }
+            code => {
+                return Err(err(pos, Rule::UnknownRecord, format!("Unknown record code {code} in valuesymtab block")));
+            }
+        };
+        let symtab = self.body.symtab.get_or_insert_with(Vec::new);
+        symtab.push(entry);
+        Ok(Item::LocalSymbol(symtab.len() - 1))
+    }
+
+    /// Checks made when the function block ends.
+    fn finish(&mut self, pos: BitPos) -> Result<(), ReadError> {
+        if !self.declared {
+            return Err(err(pos, Rule::DeclareBlocks, "Function block has no `blocks` record"));
+        }
+        if self.blocks_done != self.body.num_blocks {
+            return Err(err(
+                pos,
+                Rule::BasicBlocks,
+                format!("Function expected {} basic blocks. Found: {}", self.body.num_blocks, self.blocks_done),
+            ));
+        }
+        let defined = self.body.values.len();
+        if let Some(i) = self.forward.iter().enumerate().skip(defined).find(|(_, t)| **t != Ty::Void).map(|(i, _)| i) {
+            return Err(err(pos, Rule::ForwardDecl, format!("%v{i} is declared but never defined")));
+        }
+        if self.forward_used as usize > defined {
+            return Err(err(pos, Rule::ValueRef, format!("%v{} is used but never defined", self.forward_used - 1)));
+        }
+        for &(i, ty, p) in &self.phi_checks {
+            let actual = self.body.values[i as usize];
+            if actual != ty {
+                return Err(err(p, Rule::Phi, format!("Phi incoming %v{i} has type {actual}, not {ty}")));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<L: Listener> Reader<'_, '_, L> {
+    pub(crate) fn function_block(&mut self, enter: Enter) -> Result<(), ReadError> {
+        if self.st.stage < Stage::Globals {
+            return Err(self.st.err(enter.pos, Rule::ModuleOrder, "Function blocks must come after the globals block"));
+        }
+        self.st.check_signatures()?;
+        self.st.stage = Stage::Functions;
+        let Some(&func) = self.st.defined.get(self.st.bodies_read) else {
+            return Err(self.st.err(
+                enter.pos,
+                Rule::FunctionBlocks,
+                "No corresponding defining function address for function block.",
+            ));
+        };
+        self.st.bodies_read += 1;
+        self.check_width(&enter)?;
+        let sig = self.st.m.signature(func);
+        let block_bytes = u64::from(enter.length_words) * 4;
+        let space = ValueSpace {
+            functions: self.st.m.functions.len() as u32,
+            globals: self.st.m.globals.len() as u32,
+            params: sig.params.len() as u32,
+            consts: 0,
+        };
+        let record_layout = self.st.layout.is_some();
+        // Pre-size the body from the block's length (already checked against the data):
+        // real function blocks spend about five bytes per record.
+        let est = (block_bytes / 5) as usize + 4;
+        let body = FunctionBody {
+            insts: Vec::with_capacity(est),
+            values: Vec::with_capacity(est * 3 / 4),
+            operands: Vec::with_capacity(est / 2),
+            positions: if self.st.opts.positions { Vec::with_capacity(est) } else { Vec::new() },
+            ..FunctionBody::default()
+        };
+        let mut scratch = std::mem::take(&mut self.st.scratch);
+        scratch.params.clear();
+        scratch.params.extend_from_slice(&sig.params);
+        scratch.local_types.clear();
+        scratch.local_types.extend_from_slice(&sig.params);
+        scratch.forward.clear();
+        scratch.phi_checks.clear();
+        self.st.f = Some(FnState {
+            func,
+            ret: sig.ret,
+            params: scratch.params,
+            local_types: scratch.local_types,
+            space,
+            body,
+            next_value: space.first_inst(),
+            forward: scratch.forward,
+            forward_used: 0,
+            blocks_done: 0,
+            declared: false,
+            constants_done: false,
+            inst_seen: false,
+            phi_allowed: true,
+            max_records: block_bytes * 4,
+            block_bytes,
+            constants_layout: None,
+            symtab_layout: None,
+            symtab_done: false,
+            phi_checks: scratch.phi_checks,
+        });
+        if let Some(p) = &mut self.st.m.positions {
+            p.bodies.insert(func, enter.pos);
+        }
+        self.st.blocks.push(BlockCtx::Function(func));
+        self.listen_enter(&enter);
+        let mut layout = record_layout.then(|| BlockLayout {
+            abbrev_width: enter.abbrev_width,
+            items: Vec::with_capacity(est),
+            abbrevs: Vec::new(),
+        });
+        let positions = self.st.opts.positions;
+        loop {
+            let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
+            match self.c.step()? {
+                Step::Record => {
+                    let r = self.c.record();
+                    if let Some(l) = &mut layout {
+                        l.items.push(r.abbrev_id as u16);
+                    }
+                    let st = &mut self.st;
+                    let f = st.f.as_mut().expect("in a function");
+                    let cx = Ctx { m: &st.m, intrinsics: &st.intrinsics, defer_abi: st.opts.defer_abi };
+                    let item = match f.record(&cx, &r) {
+                        Ok(item) => item,
+                        Err(e) => return Err(with_record(e, &r, &self.st)),
+                    };
+                    if positions {
+                        f.body.positions.push(r.pos);
+                    }
+                    if L::ACTIVE {
+                        let v = self.st.view(global_abbrevs, Some(block::FUNCTION));
+                        self.l.record(&v, &r, item);
+                    }
+                }
+                Step::Enter => {
+                    let e = self.c.entered();
+                    if let Some(l) = &mut layout {
+                        l.items.push(ITEM_BLOCK);
+                    }
+                    match e.block_id {
+                        block::CONSTANTS => self.constants_block(e)?,
+                        block::VALUESYMTAB => self.function_symtab_block(e)?,
+                        id => {
+                            return Err(self.st.err(
+                                e.pos,
+                                Rule::UnknownBlock,
+                                format!("Don't know how to parse block {id}, when in block {}", block::FUNCTION),
+                            ));
+                        }
+                    }
+                }
+                Step::Abbrev => {
+                    let pos = self.c.last_pos();
+                    let (abbrev, target) = self.c.defined();
+                    let abbrev = abbrev.clone();
+                    self.local_abbrev(&mut layout, pos, abbrev, target)?;
+                }
+                Step::Exit => {
+                    let pos = self.c.last_pos();
+                    let f = self.st.f.as_mut().expect("in a function");
+                    f.finish(pos).map_err(|mut e| {
+                        e.block = Some(BlockCtx::Function(func).to_string());
+                        e
+                    })?;
+                    if let Some(l) = layout.take() {
+                        f.body.layout = Some(Box::new(BodyLayout {
+                            function: l,
+                            constants: f.constants_layout.take(),
+                            symtab: f.symtab_layout.take(),
+                        }));
+                    }
+                    self.listen_exit(pos);
+                    let f = self.st.f.take().expect("in a function");
+                    self.st.scratch = super::state::Scratch {
+                        local_types: f.local_types,
+                        params: f.params,
+                        forward: f.forward,
+                        phi_checks: f.phi_checks,
+                    };
+                    self.st.m.functions[func as usize].body = Some(f.body);
+                    self.st.blocks.pop();
+                    return Ok(());
+                }
+                Step::End => unreachable!("inside a block"),
+            }
+        }
+    }
+
+    fn constants_block(&mut self, enter: Enter) -> Result<(), ReadError> {
+        let f = self.st.f.as_ref().expect("in a function");
+        if f.constants_done || f.inst_seen {
+            return Err(self.st.err(
+                enter.pos,
+                Rule::ConstantsOrder,
+                "A function's constants block must come before its instructions, once",
+            ));
+        }
+        self.check_width(&enter)?;
+        let func = self.st.f.as_ref().expect("in a function").func;
+        self.st.blocks.push(BlockCtx::Constants(func));
+        self.listen_enter(&enter);
+        let mut layout = self.st.layout.is_some().then(|| BlockLayout::new(enter.abbrev_width));
+        let mut cur = None;
+        loop {
+            let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
+            match self.c.step()? {
+                Step::Record => {
+                    let r = self.c.record();
+                    if let Some(l) = &mut layout {
+                        l.items.push(r.abbrev_id as u16);
+                    }
+                    let st = &mut self.st;
+                    let f = st.f.as_mut().expect("in a function");
+                    let cx = Ctx { m: &st.m, intrinsics: &st.intrinsics, defer_abi: st.opts.defer_abi };
+                    let item = match f.constant(&cx, &r, &mut cur) {
+                        Ok(item) => item,
+                        Err(e) => return Err(with_record(e, &r, &self.st)),
+                    };
+                    if L::ACTIVE {
+                        let v = self.st.view(global_abbrevs, Some(block::CONSTANTS));
+                        self.l.record(&v, &r, item);
+                    }
+                }
+                Step::Abbrev => {
+                    let pos = self.c.last_pos();
+                    let (abbrev, target) = self.c.defined();
+                    let abbrev = abbrev.clone();
+                    self.local_abbrev(&mut layout, pos, abbrev, target)?;
+                }
+                Step::Enter => {
+                    let e = self.c.entered();
+                    return Err(self.st.err(
+                        e.pos,
+                        Rule::UnknownBlock,
+                        format!("Don't know how to parse block {}, when in block {}", e.block_id, block::CONSTANTS),
+                    ));
+                }
+                Step::Exit => {
+                    let pos = self.c.last_pos();
+                    let f = self.st.f.as_mut().expect("in a function");
+                    f.constants_done = true;
+                    f.space.consts = f.body.constants.len() as u32;
+                    f.local_types.extend(f.body.constants.iter().map(|c| c.ty));
+                    f.next_value = f.space.first_inst();
+                    f.constants_layout = layout;
+                    self.listen_exit(pos);
+                    self.st.blocks.pop();
+                    return Ok(());
+                }
+                Step::End => unreachable!("inside a block"),
+            }
+        }
+    }
+
+    fn function_symtab_block(&mut self, enter: Enter) -> Result<(), ReadError> {
+        let f = self.st.f.as_ref().expect("in a function");
+        if f.symtab_done {
+            return Err(self.st.err(enter.pos, Rule::UnknownBlock, "Duplicate valuesymtab in function"));
+        }
+        if !f.declared {
+            return Err(self.st.err(
+                enter.pos,
+                Rule::DeclareBlocks,
+                "The function block must start with a `blocks` record",
+            ));
+        }
+        self.check_width(&enter)?;
+        let func = self.st.f.as_ref().expect("in a function").func;
+        self.st.blocks.push(BlockCtx::FunctionSymtab(func));
+        self.listen_enter(&enter);
+        let mut layout = self.st.layout.is_some().then(|| BlockLayout::new(enter.abbrev_width));
+        self.st.f.as_mut().expect("in a function").body.symtab.get_or_insert_with(Vec::new);
+        loop {
+            let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
+            match self.c.step()? {
+                Step::Record => {
+                    let r = self.c.record();
+                    if let Some(l) = &mut layout {
+                        l.items.push(r.abbrev_id as u16);
+                    }
+                    let mut f = self.st.f.take().expect("in a function");
+                    let res = f.local_symbol(&r, &self.st);
+                    self.st.f = Some(f);
+                    let item = res.map_err(|e| with_record(e, &r, &self.st))?;
+                    if L::ACTIVE {
+                        let v = self.st.view(global_abbrevs, Some(block::VALUESYMTAB));
+                        self.l.record(&v, &r, item);
+                    }
+                }
+                Step::Abbrev => {
+                    let pos = self.c.last_pos();
+                    let (abbrev, target) = self.c.defined();
+                    let abbrev = abbrev.clone();
+                    self.local_abbrev(&mut layout, pos, abbrev, target)?;
+                }
+                Step::Enter => {
+                    let e = self.c.entered();
+                    return Err(self.st.err(
+                        e.pos,
+                        Rule::UnknownBlock,
+                        format!("Don't know how to parse block {}, when in block {}", e.block_id, block::VALUESYMTAB),
+                    ));
+                }
+                Step::Exit => {
+                    let pos = self.c.last_pos();
+                    let f = self.st.f.as_mut().expect("in a function");
+                    f.symtab_done = true;
+                    f.symtab_layout = layout;
+                    self.listen_exit(pos);
+                    self.st.blocks.pop();
+                    return Ok(());
+                }
+                Step::End => unreachable!("inside a block"),
+            }
+        }
+    }
+}

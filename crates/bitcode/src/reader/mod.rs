@@ -1,0 +1,145 @@
+//! Reading PNaCl bitcode into the IR, enforcing every rule of the reference.
+//!
+//! The reader walks the bitstream once, in file order, keeping the reference's global state
+//! (ID counters, expected sizes, TypeOf) and checking each record against its Constraints as
+//! it turns it into IR. A [`Listener`] sees every block, abbreviation and accepted record as
+//! it happens, together with a [`View`] of the IR built so far; the disassembler is such a
+//! listener.
+//!
+//! Untrusted counts never drive allocation directly: the bitstream layer bounds record and
+//! array lengths by the data left, and counts the reference declares (types, globals, basic
+//! blocks, forward references) are checked against the size of their block first.
+
+mod function;
+mod module;
+mod state;
+
+use crate::error::{ReadError, Rule};
+use crate::ir::{FunctionBody, Module, Ty, TypeId, ValueSpace};
+use pnacl_bitstream::{Abbrev, AbbrevTarget, BitPos, Enter, PexeHeader, Record};
+
+pub(crate) use state::State;
+
+/// How strict the reader is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct ReadOptions {
+    /// Let ABI-level rules ([`Rule::is_abi`]) through instead of failing on them, so that
+    /// the ABI verifier can report them with its own diagnostics.
+    pub defer_abi: bool,
+    /// Keep the bit position of every instruction and module-level record in the IR.
+    pub positions: bool,
+    /// Skip recording the encoding layout (abbreviations per record, block widths). Writing
+    /// the module back then uses the writer's own abbreviation choices.
+    pub no_layout: bool,
+}
+
+/// What an accepted record defined, for listeners.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Item {
+    /// The module version record.
+    Version,
+    /// A SETBID record of the abbreviations block.
+    SetBid(u32),
+    /// The types block's count record.
+    TypeCount(u64),
+    /// A type record.
+    Type(TypeId),
+    /// A function address record.
+    FunctionAddress(u32),
+    /// The globals block's count record.
+    GlobalCount(u64),
+    /// A global variable or constant record.
+    Global(u32),
+    /// A compound initializer record of a global.
+    Compound {
+        /// The global.
+        global: u32,
+        /// Number of initializers announced.
+        count: u64,
+    },
+    /// A simple initializer of a global.
+    Initializer {
+        /// The global.
+        global: u32,
+        /// Its index among the global's initializers.
+        index: u32,
+        /// True if it is the last initializer of a compound initializer.
+        ends_compound: bool,
+    },
+    /// An entry of the module symbol table (its index).
+    Symbol(usize),
+    /// The `blocks N` record of a function.
+    DeclareBlocks(u32),
+    /// A set-type record of a constants block.
+    SetType(Ty),
+    /// A constant (its index).
+    Constant(u32),
+    /// An instruction record (its index in the body's instructions).
+    Inst(u32),
+    /// An entry of a function's symbol table (its index).
+    LocalSymbol(usize),
+}
+
+/// What a listener can see of the reader's state.
+pub struct View<'r> {
+    /// The module as read so far.
+    pub module: &'r Module,
+    /// The function being read, if inside a function block.
+    pub function: Option<u32>,
+    /// Its body as read so far.
+    pub body: Option<&'r FunctionBody>,
+    /// The value numbering in effect.
+    pub space: ValueSpace,
+    /// Number of global (abbreviations-block) abbreviations in scope in the current block.
+    pub global_abbrevs: usize,
+    /// Id of the block being read.
+    pub block_id: Option<u32>,
+}
+
+/// Receives the reader's progress. Every method has an empty default.
+pub trait Listener {
+    /// False for listeners that ignore everything, so the reader can skip building views.
+    const ACTIVE: bool = true;
+    /// A block starts.
+    fn enter(&mut self, _view: &View<'_>, _enter: &Enter) {}
+    /// The current block ends.
+    fn exit(&mut self, _view: &View<'_>, _pos: BitPos) {}
+    /// An abbreviation is defined.
+    fn abbrev(&mut self, _view: &View<'_>, _pos: BitPos, _abbrev: &Abbrev, _target: AbbrevTarget) {}
+    /// A record was read and accepted.
+    fn record(&mut self, _view: &View<'_>, _record: &Record<'_, '_>, _item: Item) {}
+}
+
+/// A listener that ignores everything.
+pub struct NoListener;
+
+impl Listener for NoListener {
+    const ACTIVE: bool = false;
+}
+
+/// Reads a PNaCl bitcode file with the default (strict) options.
+pub fn read(bytes: &[u8]) -> Result<Module, ReadError> {
+    read_with(bytes, ReadOptions::default(), &mut NoListener)
+}
+
+/// Reads a PNaCl bitcode file, reporting progress to `listener`.
+pub fn read_with(bytes: &[u8], options: ReadOptions, listener: &mut impl Listener) -> Result<Module, ReadError> {
+    if bytes.len() % 4 != 0 {
+        return Err(ReadError::new(
+            BitPos(0),
+            Rule::FileLength,
+            "Bitcode stream should be a multiple of 4 bytes in length",
+        ));
+    }
+    let header = PexeHeader::parse(bytes).map_err(|e| ReadError::new(BitPos(0), Rule::Header, e.message.clone()))?;
+    let status = header.status();
+    if !status.readable || !status.supported {
+        let mut message = String::from("Invalid PNaCl bitcode header");
+        for m in &status.messages {
+            message.push_str(": ");
+            message.push_str(m);
+        }
+        return Err(ReadError::new(BitPos(0), Rule::Header, message));
+    }
+    module::read_file(bytes, header, options, listener)
+}
