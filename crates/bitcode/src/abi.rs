@@ -273,6 +273,19 @@ pub fn allowed_alignments(ty: Ty) -> Option<&'static [u32]> {
     }
 }
 
+/// True if a load or store of `ty` may use an alignment of `bytes`.
+#[inline]
+pub fn alignment_ok(ty: Ty, bytes: u32) -> bool {
+    match ty {
+        Ty::I8 | Ty::I16 | Ty::I32 | Ty::I64 | Ty::V16I8 => bytes == 1,
+        Ty::Float => bytes == 1 || bytes == 4,
+        Ty::Double => bytes == 1 || bytes == 8,
+        Ty::V8I16 => bytes == 2,
+        Ty::V4I32 | Ty::V4Float => bytes == 4,
+        _ => false,
+    }
+}
+
 /// The alignment rule message for a load or store of `ty` with alignment `bytes`, if it
 /// breaks the rule.
 pub fn alignment_error(op: &str, ty: Ty, bytes: u32) -> Option<String> {

@@ -12,7 +12,9 @@ pub mod codes;
 mod error;
 pub mod ir;
 mod reader;
+mod writer;
 
 pub use error::{ReadError, ReadErrorData, Rule};
 pub use ir::Module;
 pub use reader::{Item, Listener, NoListener, ReadOptions, View, read, read_with};
+pub use writer::{Abbrevs, WriteError, write};

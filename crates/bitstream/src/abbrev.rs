@@ -269,15 +269,16 @@ impl Abbrev {
         Ok(true)
     }
 
-    /// Checks whether `values` (record code first) can be written with this abbreviation.
-    pub fn can_encode(&self, values: &[u64], blob: Option<&[u8]>) -> Result<(), String> {
+    /// Checks whether a record (code and operands) can be written with this abbreviation.
+    pub fn can_encode(&self, code: u64, ops: &[u64], blob: Option<&[u8]>) -> Result<(), String> {
+        let values = Values { code, ops };
         let mut i = 0;
         for (j, op) in self.ops.iter().enumerate() {
             match *op {
                 Op::Array => {
                     let elem = self.ops[j + 1];
-                    for v in &values[i.min(values.len())..] {
-                        check_scalar(elem, *v)?;
+                    for k in i.min(values.len())..values.len() {
+                        check_scalar(elem, values.get(k))?;
                     }
                     i = values.len();
                     break;
@@ -288,10 +289,10 @@ impl Abbrev {
                     }
                 }
                 op => {
-                    let v = *values
-                        .get(i)
-                        .ok_or_else(|| format!("record has {} values; abbreviation needs more", values.len()))?;
-                    check_scalar(op, v)?;
+                    if i >= values.len() {
+                        return Err(format!("record has {} values; abbreviation needs more", values.len()));
+                    }
+                    check_scalar(op, values.get(i))?;
                     i += 1;
                 }
             }
@@ -305,18 +306,19 @@ impl Abbrev {
         Ok(())
     }
 
-    /// Encodes `values` (record code first). Call [`Abbrev::can_encode`] first: encoding a
+    /// Encodes a record (code and operands). Call [`Abbrev::can_encode`] first: encoding a
     /// record the abbreviation cannot represent panics.
-    pub fn encode(&self, w: &mut BitWriter, values: &[u64], blob: Option<&[u8]>) {
+    pub fn encode(&self, w: &mut BitWriter, code: u64, ops: &[u64], blob: Option<&[u8]>) {
+        let values = Values { code, ops };
         let mut i = 0;
         for (j, op) in self.ops.iter().enumerate() {
             match *op {
                 Op::Array => {
                     let elem = self.ops[j + 1];
-                    let rest = &values[i.min(values.len())..];
-                    w.write_vbr(6, rest.len() as u64);
-                    for v in rest {
-                        write_scalar(w, elem, *v);
+                    let start = i.min(values.len());
+                    w.write_vbr(6, (values.len() - start) as u64);
+                    for k in start..values.len() {
+                        write_scalar(w, elem, values.get(k));
                     }
                     break;
                 }
@@ -328,35 +330,52 @@ impl Abbrev {
                     w.align32();
                 }
                 op => {
-                    write_scalar(w, op, values[i]);
+                    write_scalar(w, op, values.get(i));
                     i += 1;
                 }
             }
         }
     }
 
-    /// Number of bits this abbreviation takes to encode `values`, if it can.
-    pub fn encoded_bits(&self, values: &[u64]) -> Option<u64> {
-        self.can_encode(values, None).ok()?;
+    /// Number of bits this abbreviation takes to encode a record, if it can.
+    pub fn encoded_bits(&self, code: u64, ops: &[u64]) -> Option<u64> {
+        self.can_encode(code, ops, None).ok()?;
+        let values = Values { code, ops };
         let mut bits = 0;
         let mut i = 0;
         for (j, op) in self.ops.iter().enumerate() {
             match *op {
                 Op::Array => {
                     let elem = self.ops[j + 1];
-                    let rest = &values[i.min(values.len())..];
-                    bits += crate::bits::vbr_len(rest.len() as u64, 6);
-                    bits += rest.iter().map(|v| scalar_bits(elem, *v)).sum::<u64>();
+                    let start = i.min(values.len());
+                    bits += crate::bits::vbr_len((values.len() - start) as u64, 6);
+                    bits += (start..values.len()).map(|k| scalar_bits(elem, values.get(k))).sum::<u64>();
                     break;
                 }
                 Op::Blob => return None,
                 op => {
-                    bits += scalar_bits(op, values[i]);
+                    bits += scalar_bits(op, values.get(i));
                     i += 1;
                 }
             }
         }
         Some(bits)
+    }
+}
+
+/// A record's values: the code, then the operands.
+struct Values<'a> {
+    code: u64,
+    ops: &'a [u64],
+}
+
+impl Values<'_> {
+    fn len(&self) -> usize {
+        self.ops.len() + 1
+    }
+
+    fn get(&self, i: usize) -> u64 {
+        if i == 0 { self.code } else { self.ops[i - 1] }
     }
 }
 
@@ -467,10 +486,10 @@ mod tests {
     use super::*;
 
     fn round_trip(abbrev: &Abbrev, values: &[u64]) {
-        abbrev.can_encode(values, None).unwrap();
+        abbrev.can_encode(values[0], &values[1..], None).unwrap();
         let mut w = BitWriter::new();
-        abbrev.encode(&mut w, values, None);
-        assert_eq!(Some(w.pos().0), abbrev.encoded_bits(values));
+        abbrev.encode(&mut w, values[0], &values[1..], None);
+        assert_eq!(Some(w.pos().0), abbrev.encoded_bits(values[0], &values[1..]));
         let data = w.finish();
         let mut r = BitReader::new(&data);
         let mut out = Vec::new();
@@ -487,9 +506,9 @@ mod tests {
         round_trip(&b, &[3, 1, 2, 255]);
         let c = Abbrev::new(vec![Op::Literal(4), Op::Fixed(0)]).unwrap();
         round_trip(&c, &[4, 0]);
-        assert!(c.can_encode(&[4, 1], None).is_err());
-        assert!(a.can_encode(&[2, 1], None).is_err());
-        assert!(a.can_encode(&[1, 1, 0x20], None).is_err());
+        assert!(c.can_encode(4, &[1], None).is_err());
+        assert!(a.can_encode(2, &[1], None).is_err());
+        assert!(a.can_encode(1, &[1, 0x20], None).is_err());
     }
 
     #[test]

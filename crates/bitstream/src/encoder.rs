@@ -30,7 +30,6 @@ pub struct StreamWriter {
     scopes: Vec<Scope>,
     blockinfo: BlockInfo,
     setbid: Option<u32>,
-    values: Vec<u64>,
 }
 
 impl StreamWriter {
@@ -43,7 +42,6 @@ impl StreamWriter {
             scopes: Vec::new(),
             blockinfo: BlockInfo::default(),
             setbid: None,
-            values: Vec::new(),
         }
     }
 
@@ -163,14 +161,11 @@ impl StreamWriter {
                     format!("abbreviation id {abbrev_id} is not defined ({} in scope)", scope.abbrevs.len()),
                 )
             })?;
-            self.values.clear();
-            self.values.push(code);
-            self.values.extend_from_slice(ops);
-            abbrev.can_encode(&self.values, blob).map_err(|m| {
+            abbrev.can_encode(code, ops, blob).map_err(|m| {
                 Error::new(self.pos(), format!("record can't be written with abbreviation {abbrev}: {m}"))
             })?;
             self.write_abbrev_id(abbrev_id)?;
-            abbrev.encode(&mut self.w, &self.values, blob);
+            abbrev.encode(&mut self.w, code, ops, blob);
         }
         if block_id == BLOCKINFO_BLOCK_ID && code == BLOCKINFO_CODE_SETBID {
             let id = *ops.first().ok_or_else(|| Error::new(self.pos(), "SETBID without a block id"))?;

@@ -160,8 +160,11 @@ pub struct FunctionBody {
     pub insts: Vec<Inst>,
     /// Index in `insts` of the first record of each basic block.
     pub block_starts: Vec<u32>,
-    /// Type of each instruction result (`%vN`).
-    pub values: Vec<Ty>,
+    /// Number of parameters (from the function's signature).
+    pub num_params: u32,
+    /// TypeOf for every local value, in numbering order: parameters, constants, then
+    /// instruction results.
+    pub local_types: Vec<Ty>,
     /// Operand pool: call arguments, and phi `(value, block)` pairs.
     pub operands: Vec<u32>,
     /// Switch cases.
@@ -175,6 +178,11 @@ pub struct FunctionBody {
 }
 
 impl FunctionBody {
+    /// Types of the instruction results (`%vN`).
+    pub fn values(&self) -> &[Ty] {
+        &self.local_types[(self.num_params as usize + self.constants.len()).min(self.local_types.len())..]
+    }
+
     /// The pool entries of `r`.
     pub fn pool(&self, r: PoolRange) -> &[u32] {
         &self.operands[r.range()]

@@ -72,7 +72,7 @@ fn fits(raw: u64, bits: u32) -> bool {
 
 impl FnState {
     /// Decodes a relative operand: its absolute index and type.
-    #[inline]
+    #[inline(always)]
     fn operand(&mut self, pos: BitPos, vv: u64) -> Result<(u32, Ty), ReadError> {
         if vv > u64::from(u32::MAX) {
             return Err(err(pos, Rule::ValueRef, format!("Invalid relative value id: {vv}")));
@@ -82,51 +82,71 @@ impl FnState {
     }
 
     /// The type of value `abs`, recording forward uses.
-    #[inline]
+    #[inline(always)]
     fn use_value(&mut self, pos: BitPos, abs: u32) -> Result<(u32, Ty), ReadError> {
-        match self.type_of_local(abs) {
+        let fg = self.space.functions + self.space.globals;
+        if abs < fg {
+            return Ok((abs, Ty::I32));
+        }
+        match self.body.local_types.get((abs - fg) as usize) {
+            Some(&t) => Ok((abs, t)),
+            None => self.use_forward(pos, abs),
+        }
+    }
+
+    /// A use of a value not defined yet: it must have been declared.
+    #[cold]
+    fn use_forward(&mut self, pos: BitPos, abs: u32) -> Result<(u32, Ty), ReadError> {
+        match self.forward_type(abs) {
             Some(t) => {
-                if abs >= self.next_value {
-                    self.forward_used = self.forward_used.max(abs - self.space.first_inst() + 1);
-                }
+                self.forward_used = self.forward_used.max(abs - self.space.first_inst() + 1);
                 Ok((abs, t))
             }
             None => Err(err(pos, Rule::ValueRef, format!("Can't find type for {}", self.name(abs)))),
         }
     }
 
+    /// The declared type of a not-yet-defined value.
+    fn forward_type(&self, abs: u32) -> Option<Ty> {
+        let i = abs.checked_sub(self.space.first_inst())? as usize;
+        self.forward.get(i).copied().filter(|&t| t != Ty::Void)
+    }
+
+    /// TypeOf for a local or global value, if defined or declared.
     #[inline]
     fn type_of_local(&self, v: u32) -> Option<Ty> {
         let fg = self.space.functions + self.space.globals;
         if v < fg {
             return Some(Ty::I32);
         }
-        let i = (v - fg) as usize;
-        match self.local_types.get(i) {
+        match self.body.local_types.get((v - fg) as usize) {
             Some(&t) => Some(t),
-            None => {
-                let first = (self.space.params + self.space.consts) as usize;
-                self.forward.get(i - first).copied().filter(|&t| t != Ty::Void)
-            }
+            None => self.forward_type(v),
         }
     }
 
     /// Defines the next instruction value.
-    #[inline]
+    #[inline(always)]
     fn define(&mut self, pos: BitPos, t: Ty) -> Result<(), ReadError> {
-        let i = self.body.values.len();
-        if let Some(&declared) = self.forward.get(i)
-            && declared != Ty::Void
-            && declared != t
-        {
-            return Err(err(pos, Rule::ForwardDecl, format!("%v{i} defined with multiple types: {t} and {declared}")));
+        let i = (self.next_value - self.space.first_inst()) as usize;
+        if i < self.forward.len() {
+            self.check_declared(pos, i, t)?;
         }
-        self.body.values.push(t);
-        self.local_types.push(t);
+        self.body.local_types.push(t);
         self.next_value += 1;
         Ok(())
     }
 
+    #[cold]
+    fn check_declared(&self, pos: BitPos, i: usize, t: Ty) -> Result<(), ReadError> {
+        let declared = self.forward[i];
+        if declared != Ty::Void && declared != t {
+            return Err(err(pos, Rule::ForwardDecl, format!("%v{i} defined with multiple types: {t} and {declared}")));
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
     fn target(&self, pos: BitPos, bb: u64) -> Result<u32, ReadError> {
         if bb == 0 || bb >= u64::from(self.body.num_blocks) {
             return Err(err(
@@ -294,8 +314,10 @@ impl FnState {
                 if pt != Ty::I32 {
                     return Err(err(pos, Rule::Memory, format!("load: Address not i32. Found: {pt}")));
                 }
-                if let Some(msg) = abi::alignment_error("load", ty, align.bytes()) {
-                    cx.abi(pos, Rule::MemoryAlign, || msg)?;
+                if !abi::alignment_ok(ty, align.bytes()) {
+                    cx.abi(pos, Rule::MemoryAlign, || {
+                        abi::alignment_error("load", ty, align.bytes()).unwrap_or_default()
+                    })?;
                 }
                 self.define(pos, ty)?;
                 Inst::Load { ptr: ValueId(ptr), ty, align }
@@ -308,8 +330,10 @@ impl FnState {
                 if pt != Ty::I32 {
                     return Err(err(pos, Rule::Memory, format!("store: Address not i32. Found: {pt}")));
                 }
-                if let Some(msg) = abi::alignment_error("store", vt, align.bytes()) {
-                    cx.abi(pos, Rule::MemoryAlign, || msg)?;
+                if !abi::alignment_ok(vt, align.bytes()) {
+                    cx.abi(pos, Rule::MemoryAlign, || {
+                        abi::alignment_error("store", vt, align.bytes()).unwrap_or_default()
+                    })?;
                 }
                 Inst::Store { ptr: ValueId(ptr), val: ValueId(val), align }
             }
@@ -748,7 +772,7 @@ impl FnState {
                 format!("Function expected {} basic blocks. Found: {}", self.body.num_blocks, self.blocks_done),
             ));
         }
-        let defined = self.body.values.len();
+        let defined = self.body.local_types.len() - (self.space.params + self.space.consts) as usize;
         if let Some(i) = self.forward.iter().enumerate().skip(defined).find(|(_, t)| **t != Ty::Void).map(|(i, _)| i) {
             return Err(err(pos, Rule::ForwardDecl, format!("%v{i} is declared but never defined")));
         }
@@ -756,7 +780,7 @@ impl FnState {
             return Err(err(pos, Rule::ValueRef, format!("%v{} is used but never defined", self.forward_used - 1)));
         }
         for &(i, ty, p) in &self.phi_checks {
-            let actual = self.body.values[i as usize];
+            let actual = self.body.local_types[(self.space.params + self.space.consts + i) as usize];
             if actual != ty {
                 return Err(err(p, Rule::Phi, format!("Phi incoming %v{i} has type {actual}, not {ty}")));
             }
@@ -795,7 +819,12 @@ impl<L: Listener> Reader<'_, '_, L> {
         let est = (block_bytes / 5) as usize + 4;
         let body = FunctionBody {
             insts: Vec::with_capacity(est),
-            values: Vec::with_capacity(est * 3 / 4),
+            num_params: sig.params.len() as u32,
+            local_types: {
+                let mut t = Vec::with_capacity(est * 3 / 4 + sig.params.len());
+                t.extend_from_slice(&sig.params);
+                t
+            },
             operands: Vec::with_capacity(est / 2),
             positions: if self.st.opts.positions { Vec::with_capacity(est) } else { Vec::new() },
             ..FunctionBody::default()
@@ -803,15 +832,12 @@ impl<L: Listener> Reader<'_, '_, L> {
         let mut scratch = std::mem::take(&mut self.st.scratch);
         scratch.params.clear();
         scratch.params.extend_from_slice(&sig.params);
-        scratch.local_types.clear();
-        scratch.local_types.extend_from_slice(&sig.params);
         scratch.forward.clear();
         scratch.phi_checks.clear();
         self.st.f = Some(FnState {
             func,
             ret: sig.ret,
             params: scratch.params,
-            local_types: scratch.local_types,
             space,
             body,
             next_value: space.first_inst(),
@@ -902,12 +928,8 @@ impl<L: Listener> Reader<'_, '_, L> {
                     }
                     self.listen_exit(pos);
                     let f = self.st.f.take().expect("in a function");
-                    self.st.scratch = super::state::Scratch {
-                        local_types: f.local_types,
-                        params: f.params,
-                        forward: f.forward,
-                        phi_checks: f.phi_checks,
-                    };
+                    self.st.scratch =
+                        super::state::Scratch { params: f.params, forward: f.forward, phi_checks: f.phi_checks };
                     self.st.m.functions[func as usize].body = Some(f.body);
                     self.st.blocks.pop();
                     return Ok(());
@@ -971,7 +993,7 @@ impl<L: Listener> Reader<'_, '_, L> {
                     let f = self.st.f.as_mut().expect("in a function");
                     f.constants_done = true;
                     f.space.consts = f.body.constants.len() as u32;
-                    f.local_types.extend(f.body.constants.iter().map(|c| c.ty));
+                    f.body.local_types.extend(f.body.constants.iter().map(|c| c.ty));
                     f.next_value = f.space.first_inst();
                     f.constants_layout = layout;
                     self.listen_exit(pos);

@@ -596,7 +596,11 @@ impl State {
                 return Err(self.err(r.pos, Rule::ModuleOrder, "Function addresses must come after the types block"));
             }
             _ => {
-                return Err(self.err(r.pos, Rule::ModuleOrder, "Function addresses must come before the globals block"));
+                return Err(self.err(
+                    r.pos,
+                    Rule::ModuleOrder,
+                    "Function addresses must come before the globals block",
+                ));
             }
         }
         if r.ops.len() != 4 {

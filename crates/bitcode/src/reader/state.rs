@@ -66,9 +66,6 @@ pub(crate) struct FnState {
     pub body: FunctionBody,
     /// Absolute index of the next instruction value.
     pub next_value: u32,
-    /// TypeOf for parameters, constants and defined instruction values, indexed by
-    /// absolute index minus the number of functions and globals.
-    pub local_types: Vec<Ty>,
     /// Declared types of forward-referenced values, indexed from `%v0` (`Void` = none).
     pub forward: Vec<Ty>,
     /// Highest `%v` index used before its definition, plus one.
@@ -107,7 +104,6 @@ impl FnState {
 /// Buffers reused from one function block to the next.
 #[derive(Default)]
 pub(crate) struct Scratch {
-    pub local_types: Vec<Ty>,
     pub params: Vec<Ty>,
     pub forward: Vec<Ty>,
     pub phi_checks: Vec<(u32, Ty, BitPos)>,

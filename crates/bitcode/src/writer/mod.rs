@@ -1,0 +1,252 @@
+//! Writing a module as PNaCl bitcode.
+//!
+//! The writer turns the IR into each block's canonical record sequence
+//! ([`records`]) and then into bits, choosing abbreviations in one of three ways
+//! ([`Abbrevs`]): the layout the module was read (or assembled) with, the standard set
+//! `pnacl-finalize` writes, or none at all.
+
+mod records;
+mod standard;
+
+use crate::codes::block;
+use crate::ir::{BlockLayout, BlockinfoItem, BlockinfoLayout, ITEM_ABBREV, ITEM_BLOCK, Module};
+use pnacl_bitstream::{BitPos, StreamWriter, UNABBREV_RECORD};
+use records::{Item, Nested, Records, TypeIds};
+use standard::Standard;
+use std::fmt;
+
+/// How the writer chooses abbreviations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Abbrevs {
+    /// Reproduce the module's recorded layout (as read or assembled); parts without one
+    /// use the standard set.
+    #[default]
+    Keep,
+    /// The standard abbreviations `pnacl-finalize` writes, chosen as it chooses them.
+    Standard,
+    /// No abbreviations: every record unabbreviated, every block 2-bit abbreviation ids.
+    None,
+}
+
+/// A module the writer could not encode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WriteError {
+    /// Where in the output the problem arose.
+    pub pos: BitPos,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl fmt::Display for WriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "can't write bitcode (at {}): {}", self.pos, self.message)
+    }
+}
+
+impl std::error::Error for WriteError {}
+
+/// Writes `m` as PNaCl bitcode.
+pub fn write(m: &Module, abbrevs: Abbrevs) -> Result<Vec<u8>, WriteError> {
+    let mut e = Emitter {
+        m,
+        mode: abbrevs,
+        sw: StreamWriter::new(&m.header.raw, 2),
+        ids: TypeIds::new(m),
+        std: Standard::new(m.types.len()),
+    };
+    e.module()?;
+    e.sw.finish().map_err(|err| WriteError { pos: err.pos, message: err.message.clone() })
+}
+
+struct Emitter<'m> {
+    m: &'m Module,
+    mode: Abbrevs,
+    sw: StreamWriter,
+    ids: TypeIds,
+    std: Standard,
+}
+
+impl Emitter<'_> {
+    fn fail(&self, message: impl Into<String>) -> WriteError {
+        WriteError { pos: self.sw.pos(), message: message.into() }
+    }
+
+    /// The layout the mode asks for, given the recorded one (if any).
+    fn layout<'a>(
+        &self,
+        block_id: u32,
+        kept: Option<&'a BlockLayout>,
+        recs: &Records,
+    ) -> std::borrow::Cow<'a, BlockLayout> {
+        match (self.mode, kept) {
+            (Abbrevs::Keep, Some(l)) => std::borrow::Cow::Borrowed(l),
+            (Abbrevs::None, _) => std::borrow::Cow::Owned(BlockLayout {
+                abbrev_width: 2,
+                items: recs
+                    .items
+                    .iter()
+                    .map(|i| match i {
+                        Item::Record { .. } => UNABBREV_RECORD as u16,
+                        Item::Block(_) => ITEM_BLOCK,
+                    })
+                    .collect(),
+                abbrevs: Vec::new(),
+            }),
+            _ => {
+                let abbrevs = self.std.local_abbrevs(block_id);
+                let mut items = vec![ITEM_ABBREV; abbrevs.len()];
+                items.extend(recs.items.iter().map(|i| match *i {
+                    Item::Record { code, start, len } => self.std.choose(block_id, code, recs.ops(start, len)) as u16,
+                    Item::Block(_) => ITEM_BLOCK,
+                }));
+                std::borrow::Cow::Owned(BlockLayout { abbrev_width: self.std.width(block_id), items, abbrevs })
+            }
+        }
+    }
+
+    /// Emits a block: its records and nested blocks interleaved as the layout says.
+    fn block(
+        &mut self,
+        block_id: u32,
+        recs: &Records,
+        layout: &BlockLayout,
+        func: Option<u32>,
+    ) -> Result<(), WriteError> {
+        self.sw.enter_block(block_id, layout.abbrev_width).map_err(|e| self.fail(e.message.clone()))?;
+        let mut records = recs.items.iter().filter_map(|i| match *i {
+            Item::Record { code, start, len } => Some((code, start, len)),
+            Item::Block(_) => None,
+        });
+        let mut blocks = recs.items.iter().filter_map(|i| match *i {
+            Item::Block(n) => Some(n),
+            Item::Record { .. } => None,
+        });
+        let mut abbrevs = layout.abbrevs.iter();
+        for &item in &layout.items {
+            match item {
+                ITEM_ABBREV => {
+                    let a =
+                        abbrevs.next().ok_or_else(|| self.fail("layout names more local abbreviations than it has"))?;
+                    self.sw.define_abbrev(a.clone()).map_err(|e| self.fail(e.message.clone()))?;
+                }
+                ITEM_BLOCK => {
+                    let n = blocks.next().ok_or_else(|| self.fail("layout has more nested blocks than the module"))?;
+                    self.nested(n, func)?;
+                }
+                id => {
+                    let (code, start, len) =
+                        records.next().ok_or_else(|| self.fail("layout has more records than the module"))?;
+                    self.sw
+                        .record(u32::from(id), code, recs.ops(start, len), None)
+                        .map_err(|e| self.fail(format!("block {block_id}: {}", e.message)))?;
+                }
+            }
+        }
+        // A layout shorter than the module (an edited module) leaves records and blocks over:
+        // they are written unabbreviated.
+        for (code, start, len) in records {
+            self.sw
+                .record(UNABBREV_RECORD, code, recs.ops(start, len), None)
+                .map_err(|e| self.fail(e.message.clone()))?;
+        }
+        for n in blocks {
+            self.nested(n, func)?;
+        }
+        self.sw.exit_block().map_err(|e| self.fail(e.message.clone()))
+    }
+
+    fn module(&mut self) -> Result<(), WriteError> {
+        let kept = self.m.layout.as_deref();
+        let with_blockinfo = match self.mode {
+            Abbrevs::Keep => kept.is_none_or(|l| l.blockinfo.is_some()),
+            Abbrevs::Standard => true,
+            Abbrevs::None => false,
+        };
+        let recs = records::module(self.m, with_blockinfo);
+        let layout = self.layout(block::MODULE, kept.map(|l| &l.module), &recs);
+        self.block(block::MODULE, &recs, &layout, None)
+    }
+
+    fn nested(&mut self, n: Nested, func: Option<u32>) -> Result<(), WriteError> {
+        let kept = if self.mode == Abbrevs::Keep { self.m.layout.as_deref() } else { None };
+        match n {
+            Nested::Blockinfo => {
+                let layout: BlockinfoLayout = match kept.and_then(|l| l.blockinfo.as_ref()) {
+                    Some(b) => b.clone(),
+                    None => self.std.blockinfo().clone(),
+                };
+                self.blockinfo(&layout)
+            }
+            Nested::Types => {
+                let recs = records::types(self.m, &self.ids).map_err(|m| self.fail(m))?;
+                let layout = self.layout(block::TYPES, kept.map(|l| &l.types), &recs);
+                self.block(block::TYPES, &recs, &layout, None)
+            }
+            Nested::Globals => {
+                let recs = records::globals(self.m);
+                let layout = self.layout(block::GLOBALS, kept.map(|l| &l.globals), &recs);
+                self.block(block::GLOBALS, &recs, &layout, None)
+            }
+            Nested::ModuleSymtab => {
+                let recs = records::module_symtab(self.m);
+                let layout = self.layout(block::VALUESYMTAB, kept.and_then(|l| l.symtab.as_ref()), &recs);
+                self.block(block::VALUESYMTAB, &recs, &layout, None)
+            }
+            Nested::Body(f) => {
+                let body = self.m.functions[f as usize]
+                    .body
+                    .as_ref()
+                    .ok_or_else(|| self.fail(format!("@f{f} has no body")))?;
+                let recs = records::function(self.m, f, body, &self.ids).map_err(|m| self.fail(m))?;
+                let kept = if self.mode == Abbrevs::Keep { body.layout.as_deref().map(|l| &l.function) } else { None };
+                let layout = self.layout(block::FUNCTION, kept, &recs);
+                self.block(block::FUNCTION, &recs, &layout, Some(f))
+            }
+            Nested::Constants => {
+                let f = func.expect("constants are inside a function");
+                let body = self.m.functions[f as usize].body.as_ref().expect("checked");
+                let recs = records::constants(body, &self.ids).map_err(|m| self.fail(m))?;
+                let kept = if self.mode == Abbrevs::Keep {
+                    body.layout.as_deref().and_then(|l| l.constants.as_ref())
+                } else {
+                    None
+                };
+                let layout = self.layout(block::CONSTANTS, kept, &recs);
+                self.block(block::CONSTANTS, &recs, &layout, func)
+            }
+            Nested::FunctionSymtab => {
+                let f = func.expect("a function symbol table is inside a function");
+                let body = self.m.functions[f as usize].body.as_ref().expect("checked");
+                let recs = records::function_symtab(body);
+                let kept = if self.mode == Abbrevs::Keep {
+                    body.layout.as_deref().and_then(|l| l.symtab.as_ref())
+                } else {
+                    None
+                };
+                let layout = self.layout(block::VALUESYMTAB, kept, &recs);
+                self.block(block::VALUESYMTAB, &recs, &layout, func)
+            }
+        }
+    }
+
+    fn blockinfo(&mut self, layout: &BlockinfoLayout) -> Result<(), WriteError> {
+        self.sw.enter_block(block::BLOCKINFO, layout.abbrev_width).map_err(|e| self.fail(e.message.clone()))?;
+        for item in &layout.items {
+            match item {
+                BlockinfoItem::SetBid { block_id, abbrev_id } => self
+                    .sw
+                    .record(
+                        u32::from(*abbrev_id),
+                        pnacl_bitstream::BLOCKINFO_CODE_SETBID,
+                        &[u64::from(*block_id)],
+                        None,
+                    )
+                    .map_err(|e| self.fail(e.message.clone()))?,
+                BlockinfoItem::Abbrev(a) => {
+                    self.sw.define_abbrev(a.clone()).map_err(|e| self.fail(e.message.clone()))?;
+                }
+            }
+        }
+        self.sw.exit_block().map_err(|e| self.fail(e.message.clone()))
+    }
+}
