@@ -113,8 +113,6 @@ rules! {
     ConstInteger = "constants.integer", false, "integer literals need an integer type (IsInteger(T)) and a value that fits it";
     /// Floating-point literals have a float type and a pattern of its width.
     ConstFloat = "constants.float", false, "floating literals need a float type (IsFloat(T)) and a bit pattern of its width";
-    /// Undefined literals have a primitive or vector type.
-    ConstUndef = "constants.undef", false, "undef literals need a primitive or vector type";
     /// Operands name values defined earlier or forward-declared.
     ValueRef = "value.ref", false, "an operand must be a value defined before its use, or declared by a forward type declaration";
     /// Forward type declarations are unique, in range and honoured.
@@ -221,7 +219,11 @@ impl std::error::Error for ReadError {}
 
 impl From<pnacl_bitstream::Error> for ReadError {
     fn from(e: pnacl_bitstream::Error) -> Self {
-        ReadError::new(e.pos, Rule::Bitstream, e.message.clone())
+        let rule = match e.kind {
+            pnacl_bitstream::ErrorKind::Abbreviation => Rule::AbbrevOperand,
+            pnacl_bitstream::ErrorKind::Malformed => Rule::Bitstream,
+        };
+        ReadError::new(e.pos, rule, e.message.clone())
     }
 }
 

@@ -117,13 +117,16 @@ impl Abbrev {
     pub fn read_definition(r: &mut BitReader<'_>, start: BitPos) -> Result<Abbrev> {
         let count = r.read_vbr(5)?;
         if count > MAX_ABBREV_OPS || count > r.remaining_bits() {
-            return Err(Error::new(start, format!("abbreviation declares {count} operands")));
+            return Err(Error::abbreviation(start, format!("abbreviation declares {count} operands")));
         }
         let mut ops = Vec::with_capacity(count as usize);
         for _ in 0..count {
             let is_literal = r.read(1)? == 1;
             if is_literal {
-                ops.push(Op::Literal(r.read_vbr(8)?));
+                let v = r
+                    .read_vbr(8)
+                    .map_err(|e| Error::abbreviation(start, format!("abbreviation literal: {}", e.message)))?;
+                ops.push(Op::Literal(v));
                 continue;
             }
             let tag = r.read(3)?;
@@ -134,7 +137,7 @@ impl Abbrev {
                 4 => Op::Char6,
                 5 => Op::Blob,
                 _ => {
-                    return Err(Error::new(
+                    return Err(Error::abbreviation(
                         start,
                         format!("Invalid abbreviation encoding specified in bitcode file: {tag}"),
                     ));
@@ -142,7 +145,7 @@ impl Abbrev {
             };
             ops.push(op);
         }
-        Abbrev::new(ops).map_err(|m| Error::new(start, m))
+        Abbrev::new(ops).map_err(|m| Error::abbreviation(start, m))
     }
 
     /// Writes the body of a `DEFINE_ABBREV` (everything after the abbreviation id).
@@ -404,7 +407,7 @@ impl fmt::Display for Abbrev {
 
 fn read_width(r: &mut BitReader<'_>, start: BitPos) -> Result<u32> {
     let w = r.read_vbr(5)?;
-    u32::try_from(w).map_err(|_| Error::new(start, format!("abbreviation width {w} is too large")))
+    u32::try_from(w).map_err(|_| Error::abbreviation(start, format!("abbreviation width {w} is too large")))
 }
 
 #[inline(always)]

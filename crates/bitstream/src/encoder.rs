@@ -174,6 +174,19 @@ impl StreamWriter {
         Ok(())
     }
 
+    /// Writes raw bits at the current position, bypassing every check. This is how tools
+    /// build deliberately malformed input (for example an abbreviation definition the
+    /// format forbids) to test readers.
+    pub fn raw_bits(&mut self, width: u32, value: u64) {
+        self.w.write(width, value);
+    }
+
+    /// Writes a raw abbreviation id in the current block's width (see [`StreamWriter::raw_bits`]).
+    pub fn raw_abbrev_id(&mut self, id: u32) {
+        let width = self.abbrev_width();
+        self.w.write(width, u64::from(id));
+    }
+
     /// Writes an entry read by a [`crate::Cursor`] (record-exact copying).
     pub fn copy(&mut self, entry: &Entry<'_, '_>) -> Result<()> {
         match entry {

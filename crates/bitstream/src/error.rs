@@ -17,13 +17,30 @@ pub struct ErrorData {
     pub pos: BitPos,
     /// What is wrong, in words.
     pub message: String,
+    /// What kind of item is malformed.
+    pub kind: ErrorKind,
+}
+
+/// What kind of item a bitstream error is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// A field, record or block (truncated data, oversized values, lengths, ids).
+    Malformed,
+    /// An abbreviation definition that breaks the format's rules.
+    Abbreviation,
 }
 
 impl Error {
     /// Creates an error at `pos`.
     #[cold]
     pub fn new(pos: BitPos, message: impl Into<String>) -> Self {
-        Error(Box::new(ErrorData { pos, message: message.into() }))
+        Error(Box::new(ErrorData { pos, message: message.into(), kind: ErrorKind::Malformed }))
+    }
+
+    /// Creates an error about an abbreviation definition.
+    #[cold]
+    pub fn abbreviation(pos: BitPos, message: impl Into<String>) -> Self {
+        Error(Box::new(ErrorData { pos, message: message.into(), kind: ErrorKind::Abbreviation }))
     }
 }
 

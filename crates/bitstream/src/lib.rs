@@ -29,5 +29,5 @@ pub use cursor::{
     MAX_ABBREV_WIDTH, MAX_DEPTH, Record, Step, UNABBREV_RECORD,
 };
 pub use encoder::StreamWriter;
-pub use error::{Error, ErrorData, Result};
+pub use error::{Error, ErrorData, ErrorKind, Result};
 pub use position::BitPos;

@@ -1,1 +1,33 @@
-fn main() {}
+//! `pnacl`: a toolkit for PNaCl (Portable Native Client) bitcode.
+
+mod analyze;
+mod names;
+mod output;
+mod rewrite;
+
+use clap::{Parser, Subcommand};
+
+/// A toolkit for PNaCl bitcode: read, check, print, rewrite and run .pexe files.
+#[derive(Parser, Debug)]
+#[command(name = "pnacl", version, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Dump the blocks, abbreviations and records of any bitstream (PNaCl or LLVM).
+    Analyze(analyze::Args),
+    /// Read a pexe and write it back with other abbreviations.
+    Rewrite(rewrite::Args),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let status = match &cli.command {
+        Command::Analyze(a) => analyze::run(a),
+        Command::Rewrite(a) => rewrite::run(a),
+    };
+    std::process::exit(status);
+}

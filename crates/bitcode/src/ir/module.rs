@@ -203,6 +203,20 @@ impl FunctionBody {
         &self.cases[r.range()]
     }
 
+    /// True if both bodies mean the same thing: everything but the layout and positions.
+    pub fn same_contents(&self, other: &FunctionBody) -> bool {
+        self.num_blocks == other.num_blocks
+            && self.constants == other.constants
+            && self.set_types == other.set_types
+            && self.insts == other.insts
+            && self.block_starts == other.block_starts
+            && self.num_params == other.num_params
+            && self.local_types == other.local_types
+            && self.operands == other.operands
+            && self.cases == other.cases
+            && self.symtab == other.symtab
+    }
+
     /// The instruction records of basic block `b`.
     pub fn block(&self, b: u32) -> &[Inst] {
         let start = self.block_starts[b as usize] as usize;
@@ -358,6 +372,28 @@ impl Module {
             by_value.entry(s.value).or_insert(s.name.as_slice());
         }
         Names { by_value }
+    }
+
+    /// True if both modules mean the same thing: same header, types, functions, bodies,
+    /// globals and symbol table, whatever their layouts and recorded positions.
+    pub fn same_contents(&self, other: &Module) -> bool {
+        self.header == other.header
+            && self.version == other.version
+            && self.types == other.types
+            && self.globals == other.globals
+            && self.symtab == other.symtab
+            && self.functions.len() == other.functions.len()
+            && self.functions.iter().zip(&other.functions).all(|(a, b)| {
+                a.ty == b.ty
+                    && a.cc == b.cc
+                    && a.is_proto == b.is_proto
+                    && a.linkage == b.linkage
+                    && match (&a.body, &b.body) {
+                        (Some(x), Some(y)) => x.same_contents(y),
+                        (None, None) => true,
+                        _ => false,
+                    }
+            })
     }
 
     /// Total number of instruction records in all bodies.

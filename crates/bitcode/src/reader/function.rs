@@ -534,8 +534,8 @@ impl FnState {
         let start = self.body.operands.len() as u32;
         for pair in ops[1..].chunks_exact(2) {
             let rel = decode_sign_rotated(pair[0]);
-            let abs = i64::from(self.next_value) - rel;
-            if rel == i64::MIN || !(0..=i64::from(u32::MAX)).contains(&abs) {
+            let abs = i64::from(self.next_value).checked_sub(rel).unwrap_or(-1);
+            if !(0..=i64::from(u32::MAX)).contains(&abs) {
                 self.body.operands.truncate(start as usize);
                 return Err(err(pos, Rule::ValueRef, format!("Invalid relative value id: {rel}")));
             }

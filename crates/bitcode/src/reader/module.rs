@@ -865,6 +865,13 @@ impl State {
             self.in_compound = false;
             return Ok(Item::Global(n as u32));
         }
+        if !matches!(r.code, gc::COMPOUND | gc::ZEROFILL | gc::DATA | gc::RELOC) {
+            return Err(self.err(
+                r.pos,
+                Rule::UnknownRecord,
+                format!("Unknown record code {} in globals block", r.code),
+            ));
+        }
         let Some(g) = self.m.globals.len().checked_sub(1) else {
             return Err(self.err(r.pos, Rule::GlobalInit, "Initializer record before any global variable record"));
         };

@@ -1,0 +1,38 @@
+//! Output files: written to a temporary file next to the target and renamed into place, so
+//! that a failed run never leaves a half-written file.
+
+use std::io::Write;
+use std::path::Path;
+
+/// Where a command's output goes: `-` is standard output.
+pub fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Writes `bytes` to `path` atomically (or to standard output for `-`).
+pub fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    with_file(path, |w| w.write_all(bytes))
+}
+
+/// Calls `f` with a writer for `path`; the file appears only if `f` succeeds.
+pub fn with_file(path: &Path, f: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<()> {
+    if is_stdout(path) {
+        let stdout = std::io::stdout();
+        let mut lock = std::io::BufWriter::new(stdout.lock());
+        f(&mut lock)?;
+        return lock.flush();
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new().prefix(".pnacl-").suffix(".tmp").tempfile_in(dir)?;
+    {
+        let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+        f(&mut w)?;
+        w.flush()?;
+    }
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}

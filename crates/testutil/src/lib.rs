@@ -1,0 +1,142 @@
+//! Test support shared by the workspace's test suites: where the corpus is, what its
+//! manifest and run table say.
+//!
+//! The corpus lives outside the repository, at `../shared/corpus` relative to the
+//! workspace root. Tests that need it call [`corpus_dir`], which fails with a clear message
+//! when it is missing, so no test can pass vacuously.
+
+use std::path::{Path, PathBuf};
+
+/// The workspace root.
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root exists")
+}
+
+/// The corpus directory. Panics with instructions when it is missing.
+pub fn corpus_dir() -> PathBuf {
+    let dir = std::env::var_os("PNACL_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("../shared/corpus"));
+    assert!(
+        dir.join("MANIFEST.tsv").is_file(),
+        "the test corpus is missing: expected {}/MANIFEST.tsv (clone the shared material next to the \
+         repository, or set PNACL_CORPUS to the corpus directory)",
+        dir.display()
+    );
+    dir
+}
+
+/// The spec directory (`../shared/spec`). Panics with instructions when it is missing.
+pub fn spec_dir() -> PathBuf {
+    let dir = corpus_dir().join("../spec");
+    assert!(
+        dir.join("pnacl-bitcode-files.txt").is_file(),
+        "the spec documents are missing: expected {}/pnacl-bitcode-files.txt",
+        dir.display()
+    );
+    dir
+}
+
+/// One row of `MANIFEST.tsv`.
+#[derive(Clone, Debug)]
+pub struct ManifestEntry {
+    /// Path relative to the corpus directory, e.g. `cli/fact.pexe`.
+    pub file: String,
+    /// `cli`, `tiny`, `ppapi` or `llvm`.
+    pub kind: String,
+    /// Size in bytes.
+    pub bytes: u64,
+    /// Hex SHA-256 of the file.
+    pub sha256: String,
+    /// Where it came from.
+    pub origin: String,
+}
+
+impl ManifestEntry {
+    /// The file's full path.
+    pub fn path(&self) -> PathBuf {
+        corpus_dir().join(&self.file)
+    }
+
+    /// True for PNaCl files (every kind but `llvm`).
+    pub fn is_pexe(&self) -> bool {
+        self.kind != "llvm"
+    }
+}
+
+/// Every file the manifest lists, checked to exist with the listed size.
+pub fn manifest() -> Vec<ManifestEntry> {
+    let dir = corpus_dir();
+    let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("read MANIFEST.tsv");
+    let mut out = Vec::new();
+    for line in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f.len(), 5, "bad manifest line: {line}");
+        let e = ManifestEntry {
+            file: f[0].into(),
+            kind: f[1].into(),
+            bytes: f[2].parse().expect("size"),
+            sha256: f[3].into(),
+            origin: f[4].into(),
+        };
+        let len = std::fs::metadata(e.path()).unwrap_or_else(|err| panic!("{}: {err}", e.file)).len();
+        assert_eq!(len, e.bytes, "{} has {len} bytes, the manifest says {}", e.file, e.bytes);
+        out.push(e);
+    }
+    assert!(!out.is_empty(), "the manifest lists no files");
+    out
+}
+
+/// Every PNaCl file of the manifest.
+pub fn pexes() -> Vec<ManifestEntry> {
+    manifest().into_iter().filter(ManifestEntry::is_pexe).collect()
+}
+
+/// One row of `RUNS.tsv`.
+#[derive(Clone, Debug)]
+pub struct RunCase {
+    /// The pexe, relative to the corpus directory.
+    pub file: String,
+    /// Guest arguments.
+    pub args: Vec<String>,
+    /// `test` or `bench`.
+    pub role: String,
+    /// A file under `expected/`, or `sha256:HEX:LENGTH`.
+    pub expected_stdout: String,
+    /// Expected exit status.
+    pub expected_exit: i32,
+    /// Median native run time (bench rows).
+    pub native_seconds: Option<f64>,
+}
+
+/// Every run case.
+pub fn runs() -> Vec<RunCase> {
+    let text = std::fs::read_to_string(corpus_dir().join("RUNS.tsv")).expect("read RUNS.tsv");
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert!(f.len() >= 5, "bad RUNS.tsv line: {line}");
+            RunCase {
+                file: f[0].into(),
+                args: f[1].split(' ').filter(|a| !a.is_empty()).map(String::from).collect(),
+                role: f[2].into(),
+                expected_stdout: f[3].into(),
+                expected_exit: f[4].parse().expect("exit status"),
+                native_seconds: f.get(5).and_then(|s| s.parse().ok()),
+            }
+        })
+        .collect()
+}
+
+/// Path of a binary built by this workspace (for tests that run the `pnacl` command).
+pub fn pnacl_binary() -> PathBuf {
+    // Integration tests of the `pnacl` package get CARGO_BIN_EXE_pnacl; others look next to
+    // the test executable.
+    let exe = std::env::current_exe().expect("test executable");
+    let dir = exe.parent().and_then(Path::parent).expect("target dir");
+    let bin = dir.join("pnacl");
+    assert!(bin.is_file(), "the pnacl binary is not built at {}", bin.display());
+    bin
+}
