@@ -1,0 +1,18 @@
+//! The PNaCl reader on arbitrary bytes: it must return Ok or Err, and whatever it accepts
+//! must be writable in every abbreviation mode and read back to the same IR.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use pnacl_bitcode::{Abbrevs, NoListener, ReadOptions, read_with, write};
+
+fuzz_target!(|data: &[u8]| {
+    for defer_abi in [false, true] {
+        let opts = ReadOptions { defer_abi, positions: true, no_layout: false };
+        let Ok(m) = read_with(data, opts, &mut NoListener) else { continue };
+        for mode in [Abbrevs::Keep, Abbrevs::Standard, Abbrevs::None] {
+            let bytes = write(&m, mode).expect("an accepted module can be written");
+            let back = read_with(&bytes, opts, &mut NoListener).expect("a written module can be read");
+            assert!(back.same_contents(&m), "{mode:?} rewrite changed the module");
+        }
+    }
+});
