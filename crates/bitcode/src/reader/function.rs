@@ -36,6 +36,9 @@ impl Ctx<'_> {
     }
 }
 
+/// What [`FnState::record`] returns for the `blocks` record.
+const DECLARE_BLOCKS: u32 = u32::MAX;
+
 #[inline]
 fn err(pos: BitPos, rule: Rule, message: impl Into<String>) -> ReadError {
     ReadError::new(pos, rule, message)
@@ -158,8 +161,10 @@ impl FnState {
         Ok(bb as u32)
     }
 
-    /// Decodes one record of the function block (not a nested block).
-    fn record(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<Item, ReadError> {
+    /// Decodes one record of the function block (not a nested block). Returns the index of
+    /// the instruction record, or [`DECLARE_BLOCKS`] for the `blocks` record.
+    #[inline]
+    fn record(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<u32, ReadError> {
         let pos = r.pos;
         let ops = r.ops;
         if r.code == fc::DECLAREBLOCKS {
@@ -182,9 +187,11 @@ impl FnState {
                 ));
             }
             self.body.num_blocks = n as u32;
+            // Bounded by the block's size (checked above).
+            self.body.block_starts.reserve(n as usize);
             self.body.block_starts.push(0);
             self.declared = true;
-            return Ok(Item::DeclareBlocks(n as u32));
+            return Ok(DECLARE_BLOCKS);
         }
         if !self.declared {
             return Err(err(pos, Rule::DeclareBlocks, "The function block must start with a `blocks` record"));
@@ -401,10 +408,10 @@ impl FnState {
                 self.body.block_starts.push(self.body.insts.len() as u32);
             }
         }
-        Ok(Item::Inst(index))
+        Ok(index)
     }
 
-    fn forward_decl(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<Item, ReadError> {
+    fn forward_decl(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<u32, ReadError> {
         let pos = r.pos;
         arity(r, "Forward declaration", 2)?;
         let v = r.ops[0];
@@ -439,7 +446,7 @@ impl FnState {
         self.forward[i] = ty;
         let index = self.body.insts.len() as u32;
         self.body.insts.push(Inst::ForwardDecl { value: ValueId(v as u32), ty });
-        Ok(Item::Inst(index))
+        Ok(index)
     }
 
     fn binop(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<Inst, ReadError> {
@@ -877,14 +884,19 @@ impl<L: Listener> Reader<'_, '_, L> {
                     let st = &mut self.st;
                     let f = st.f.as_mut().expect("in a function");
                     let cx = Ctx { m: &st.m, intrinsics: &st.intrinsics, defer_abi: st.opts.defer_abi };
-                    let item = match f.record(&cx, &r) {
-                        Ok(item) => item,
+                    let index = match f.record(&cx, &r) {
+                        Ok(index) => index,
                         Err(e) => return Err(with_record(e, &r, &self.st)),
                     };
-                    if positions {
+                    if positions && index != DECLARE_BLOCKS {
                         f.body.positions.push(r.pos);
                     }
                     if L::ACTIVE {
+                        let item = if index == DECLARE_BLOCKS {
+                            Item::DeclareBlocks(f.body.num_blocks)
+                        } else {
+                            Item::Inst(index)
+                        };
                         let v = self.st.view(global_abbrevs, Some(block::FUNCTION));
                         self.l.record(&v, &r, item);
                     }
@@ -952,7 +964,17 @@ impl<L: Listener> Reader<'_, '_, L> {
         let func = self.st.f.as_ref().expect("in a function").func;
         self.st.blocks.push(BlockCtx::Constants(func));
         self.listen_enter(&enter);
-        let mut layout = self.st.layout.is_some().then(|| BlockLayout::new(enter.abbrev_width));
+        // Constants records take about three bytes each; the length was checked against the
+        // data when the block was entered.
+        let est = (u64::from(enter.length_words) * 4 / 3) as usize + 2;
+        let f = self.st.f.as_mut().expect("in a function");
+        f.body.constants.reserve(est);
+        f.body.local_types.reserve(est);
+        let mut layout = self.st.layout.is_some().then(|| BlockLayout {
+            abbrev_width: enter.abbrev_width,
+            items: Vec::with_capacity(est),
+            abbrevs: Vec::new(),
+        });
         let mut cur = None;
         loop {
             let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
