@@ -17,4 +17,4 @@ mod writer;
 pub use error::{ReadError, ReadErrorData, Rule};
 pub use ir::Module;
 pub use reader::{Item, Listener, NoListener, ReadOptions, View, read, read_with};
-pub use writer::{Abbrevs, WriteError, write};
+pub use writer::{Abbrevs, WriteError, write, write_traced};

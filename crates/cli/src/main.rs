@@ -1,6 +1,7 @@
 //! `pnacl`: a toolkit for PNaCl (Portable Native Client) bitcode.
 
 mod analyze;
+mod asm;
 mod names;
 mod output;
 mod rewrite;
@@ -21,6 +22,8 @@ enum Command {
     Analyze(analyze::Args),
     /// Read a pexe and write it back with other abbreviations.
     Rewrite(rewrite::Args),
+    /// Assemble PNaClAsm (or a listing, or textual records) into a pexe.
+    Asm(asm::Args),
 }
 
 fn main() {
@@ -28,6 +31,7 @@ fn main() {
     let status = match &cli.command {
         Command::Analyze(a) => analyze::run(a),
         Command::Rewrite(a) => rewrite::run(a),
+        Command::Asm(a) => asm::run(a),
     };
     std::process::exit(status);
 }

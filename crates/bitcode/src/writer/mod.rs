@@ -47,26 +47,35 @@ impl std::error::Error for WriteError {}
 
 /// Writes `m` as PNaCl bitcode.
 pub fn write(m: &Module, abbrevs: Abbrevs) -> Result<Vec<u8>, WriteError> {
+    write_traced(m, abbrevs, &mut Vec::new())
+}
+
+/// Writes `m` as PNaCl bitcode, appending to `trace` the position of every entry written
+/// (block enter, abbreviation definition, record, block exit), in order. Tools that build a
+/// module from another source use it to map reader positions back to that source.
+pub fn write_traced(m: &Module, abbrevs: Abbrevs, trace: &mut Vec<BitPos>) -> Result<Vec<u8>, WriteError> {
     let mut e = Emitter {
         m,
         mode: abbrevs,
         sw: StreamWriter::new(&m.header.raw, 2),
         ids: TypeIds::new(m),
         std: Standard::new(m.types.len()),
+        trace,
     };
     e.module()?;
     e.sw.finish().map_err(|err| WriteError { pos: err.pos, message: err.message.clone() })
 }
 
-struct Emitter<'m> {
+struct Emitter<'m, 't> {
     m: &'m Module,
     mode: Abbrevs,
     sw: StreamWriter,
     ids: TypeIds,
     std: Standard,
+    trace: &'t mut Vec<BitPos>,
 }
 
-impl Emitter<'_> {
+impl Emitter<'_, '_> {
     fn fail(&self, message: impl Into<String>) -> WriteError {
         WriteError { pos: self.sw.pos(), message: message.into() }
     }
@@ -112,6 +121,7 @@ impl Emitter<'_> {
         layout: &BlockLayout,
         func: Option<u32>,
     ) -> Result<(), WriteError> {
+        self.trace.push(self.sw.pos());
         self.sw.enter_block(block_id, layout.abbrev_width).map_err(|e| self.fail(e.message.clone()))?;
         let mut records = recs.items.iter().filter_map(|i| match *i {
             Item::Record { code, start, len } => Some((code, start, len)),
@@ -127,6 +137,7 @@ impl Emitter<'_> {
                 ITEM_ABBREV => {
                     let a =
                         abbrevs.next().ok_or_else(|| self.fail("layout names more local abbreviations than it has"))?;
+                    self.trace.push(self.sw.pos());
                     self.sw.define_abbrev(a.clone()).map_err(|e| self.fail(e.message.clone()))?;
                 }
                 ITEM_BLOCK => {
@@ -136,6 +147,7 @@ impl Emitter<'_> {
                 id => {
                     let (code, start, len) =
                         records.next().ok_or_else(|| self.fail("layout has more records than the module"))?;
+                    self.trace.push(self.sw.pos());
                     self.sw
                         .record(u32::from(id), code, recs.ops(start, len), None)
                         .map_err(|e| self.fail(format!("block {block_id}: {}", e.message)))?;
@@ -145,6 +157,7 @@ impl Emitter<'_> {
         // A layout shorter than the module (an edited module) leaves records and blocks over:
         // they are written unabbreviated.
         for (code, start, len) in records {
+            self.trace.push(self.sw.pos());
             self.sw
                 .record(UNABBREV_RECORD, code, recs.ops(start, len), None)
                 .map_err(|e| self.fail(e.message.clone()))?;
@@ -152,6 +165,7 @@ impl Emitter<'_> {
         for n in blocks {
             self.nested(n, func)?;
         }
+        self.trace.push(self.sw.pos());
         self.sw.exit_block().map_err(|e| self.fail(e.message.clone()))
     }
 
@@ -230,8 +244,10 @@ impl Emitter<'_> {
     }
 
     fn blockinfo(&mut self, layout: &BlockinfoLayout) -> Result<(), WriteError> {
+        self.trace.push(self.sw.pos());
         self.sw.enter_block(block::BLOCKINFO, layout.abbrev_width).map_err(|e| self.fail(e.message.clone()))?;
         for item in &layout.items {
+            self.trace.push(self.sw.pos());
             match item {
                 BlockinfoItem::SetBid { block_id, abbrev_id } => self
                     .sw
@@ -247,6 +263,7 @@ impl Emitter<'_> {
                 }
             }
         }
+        self.trace.push(self.sw.pos());
         self.sw.exit_block().map_err(|e| self.fail(e.message.clone()))
     }
 }

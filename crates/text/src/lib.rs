@@ -1,0 +1,13 @@
+//! PNaClAsm, the textual form of PNaCl bitcode, in both directions.
+//!
+//! - [`asm`]: the assembler, from PNaClAsm (or a full three-column listing) to bitcode,
+//!   through the IR and the writer of `pnacl-bitcode`.
+//! - [`tbc`]: the textual record format of Google's test suites.
+
+pub mod asm;
+mod error;
+mod lexer;
+pub mod listing;
+pub mod tbc;
+
+pub use error::{LineIndex, Location, TextError};
