@@ -63,7 +63,7 @@ fn record_exact_round_trip_through_the_bitstream() {
         let mut cursor = Cursor::new(stream, start, 2).unwrap();
         let mut out = StreamWriter::new(&data[..(start.0 / 8) as usize], 2);
         loop {
-            let entry = cursor.next().unwrap();
+            let entry = cursor.next_entry().unwrap();
             if matches!(entry, pnacl_bitstream::Entry::End(_)) {
                 break;
             }

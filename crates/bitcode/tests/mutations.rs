@@ -90,7 +90,7 @@ fn mutated_corpus_pexes_never_panic() {
                             let input = mutate(&data, &mut Rng(seed));
                             // Both strictness modes, the deferred one on every other input.
                             for defer_abi in [false, true].into_iter().take(1 + i % 2) {
-                                let opts = ReadOptions { defer_abi, positions: true, no_layout: false };
+                                let opts = ReadOptions { defer_abi, positions: true, ..ReadOptions::default() };
                                 let r = catch_unwind(AssertUnwindSafe(|| {
                                     read_with(&input, opts, &mut pnacl_bitcode::NoListener).is_ok()
                                 }));

@@ -498,7 +498,7 @@ fn function_addresses_are_well_formed() {
 #[test]
 fn ordinary_signatures_use_wide_integers() {
     // void(i8) is only allowed for intrinsics.
-    let src = format!("8 {{ 1,1; 17 {{ 1,3; 7,8; 2; 21,0,1,0; }} 8,2,0,0,3; 19 {{ 5,0; }} 12 {{ 1,1; 10; }} }}");
+    let src = "8 { 1,1; 17 { 1,3; 7,8; 2; 21,0,1,0; } 8,2,0,0,3; 19 { 5,0; } 12 { 1,1; 10; } }".to_string();
     abi_fails(&src, Rule::Signature, "Invalid type signature for @f0: void (i8)");
 }
 

@@ -110,7 +110,7 @@ impl Abbrev {
 
     /// True if some operand is a blob.
     pub fn has_blob(&self) -> bool {
-        self.ops.iter().any(|o| *o == Op::Blob)
+        self.ops.contains(&Op::Blob)
     }
 
     /// Reads the body of a `DEFINE_ABBREV` (everything after the abbreviation id).

@@ -225,7 +225,7 @@ impl<'a> BitReader<'a> {
     /// Returns the `len` bytes at the current (byte-aligned) position and skips them.
     pub fn read_bytes(&mut self, len: usize) -> Result<&'a [u8]> {
         let pos = self.pos();
-        debug_assert!(pos.0 % 8 == 0);
+        debug_assert!(pos.0.is_multiple_of(8));
         let start = (pos.0 / 8) as usize;
         let end = start
             .checked_add(len)
@@ -346,7 +346,7 @@ impl BitWriter {
 
     /// Appends raw bytes; the writer must be byte-aligned.
     pub fn write_bytes(&mut self, bytes: &[u8]) {
-        assert!(self.acc_bits % 8 == 0, "write_bytes needs byte alignment");
+        assert!(self.acc_bits.is_multiple_of(8), "write_bytes needs byte alignment");
         self.flush_whole_bytes();
         self.out.extend_from_slice(bytes);
     }

@@ -374,7 +374,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Reads the next entry.
-    pub fn next(&mut self) -> Result<Entry<'_, 'a>> {
+    pub fn next_entry(&mut self) -> Result<Entry<'_, 'a>> {
         Ok(match self.step()? {
             Step::Enter => Entry::Enter(self.last_enter),
             Step::Exit => Entry::Exit(self.last_pos),

@@ -237,7 +237,7 @@ mod tests {
         let mut copy = StreamWriter::new(b"", 2);
         let mut records = Vec::new();
         loop {
-            let e = c.next().unwrap();
+            let e = c.next_entry().unwrap();
             if let Entry::End(_) = e {
                 break;
             }

@@ -2,6 +2,7 @@
 
 mod analyze;
 mod asm;
+mod dis;
 mod names;
 mod output;
 mod rewrite;
@@ -22,6 +23,8 @@ enum Command {
     Analyze(analyze::Args),
     /// Read a pexe and write it back with other abbreviations.
     Rewrite(rewrite::Args),
+    /// Disassemble a pexe into the three-column listing of pnacl-bcdis.
+    Dis(dis::Args),
     /// Assemble PNaClAsm (or a listing, or textual records) into a pexe.
     Asm(asm::Args),
 }
@@ -32,6 +35,7 @@ fn main() {
         Command::Analyze(a) => analyze::run(a),
         Command::Rewrite(a) => rewrite::run(a),
         Command::Asm(a) => asm::run(a),
+        Command::Dis(a) => dis::run(a),
     };
     std::process::exit(status);
 }

@@ -22,11 +22,25 @@ pub fn with_file(path: &Path, f: impl FnOnce(&mut dyn Write) -> std::io::Result<
         f(&mut lock)?;
         return lock.flush();
     }
+    // Devices and pipes (`/dev/null`, `/dev/stdout`, a FIFO) are written in place: renaming
+    // a temporary file over them would replace them.
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        let mut w = std::io::BufWriter::new(std::fs::OpenOptions::new().write(true).open(path)?);
+        f(&mut w)?;
+        return w.flush();
+    }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::Builder::new().prefix(".pnacl-").suffix(".tmp").tempfile_in(dir)?;
+    // Created with the permissions of an ordinary new file (0666 less the umask), or kept
+    // from the file being replaced.
+    let permissions = match std::fs::metadata(path) {
+        Ok(m) => m.permissions(),
+        Err(_) => std::os::unix::fs::PermissionsExt::from_mode(0o666),
+    };
+    let mut tmp =
+        tempfile::Builder::new().prefix(".pnacl-").suffix(".tmp").permissions(permissions).tempfile_in(dir)?;
     {
         let mut w = std::io::BufWriter::new(tmp.as_file_mut());
         f(&mut w)?;

@@ -37,6 +37,17 @@ pub fn spec_dir() -> PathBuf {
     dir
 }
 
+/// The design notes directory (`../shared/design`). Panics when it is missing.
+pub fn design_dir() -> PathBuf {
+    let dir = corpus_dir().join("../design");
+    assert!(
+        dir.join("tools-facts.md").is_file(),
+        "the design notes are missing: expected {}/tools-facts.md",
+        dir.display()
+    );
+    dir
+}
+
 /// One row of `MANIFEST.tsv`.
 #[derive(Clone, Debug)]
 pub struct ManifestEntry {

@@ -57,6 +57,8 @@ struct Source<'a> {
     original: &'a str,
     /// For listings: per line of `text`, its original line and the column offset.
     listing: Option<Listing>,
+    /// Offset of the start of each line of `text` (listings only).
+    line_starts: Vec<usize>,
 }
 
 impl Source<'_> {
@@ -68,6 +70,7 @@ impl Source<'_> {
                 let line = index.line_of(offset.min(self.text.len()));
                 let loc = index.location(offset.min(self.text.len()));
                 let (orig_line, col0) = l.origin.get(line).copied().unwrap_or((1, 0));
+                let col0 = col0 as usize;
                 let orig = LineIndex::new(self.original);
                 let source_line = orig.line(orig_line as usize - 1).to_string();
                 let col = source_line.get(..col0).map_or(0, |s| s.chars().count()) as u32 + loc.col;
@@ -77,19 +80,22 @@ impl Source<'_> {
     }
 
     /// The listing record that starts on the line holding `offset`.
-    fn record_at(&self, offset: usize) -> Option<&ListedRecord> {
+    fn record_at(&self, offset: usize) -> Option<ListedRecord<'_>> {
         let l = self.listing.as_ref()?;
-        let line = self.text[..offset.min(self.text.len())].bytes().filter(|&b| b == b'\n').count();
-        l.records.get(line)?.as_ref()
+        let line = self.line_starts.partition_point(|&s| s <= offset).saturating_sub(1);
+        l.record(line)
     }
 }
 
 fn parse_source(text: &str) -> Result<(Module, Vec<usize>, Source<'_>), TextError> {
     let src = if listing::is_listing(text) {
         let l = listing::split(text)?;
-        Source { text: l.asm.clone(), original: text, listing: Some(l) }
+        let mut l = l;
+        let asm = std::mem::take(&mut l.asm);
+        let line_starts = std::mem::take(&mut l.line_starts);
+        Source { text: asm, original: text, listing: Some(l), line_starts }
     } else {
-        Source { text: text.to_string(), original: text, listing: None }
+        Source { text: text.to_string(), original: text, listing: None, line_starts: Vec::new() }
     };
     let header = match src.listing.as_ref().and_then(|l| l.header.clone()) {
         Some(raw) => PexeHeader::parse(&raw).map_err(|e| src.error(0, e.message.clone()))?,
@@ -149,6 +155,8 @@ struct Asm<'s> {
     offsets: Vec<usize>,
     /// Number of defined functions whose body has been read.
     bodies: usize,
+    /// Where to look for the next defined function: one past the last body's function.
+    next_body: usize,
     /// The globals count record, if read.
     globals_count: Option<(u64, usize)>,
 }
@@ -223,6 +231,7 @@ impl<'s> Asm<'s> {
             globals_for: HashMap::new(),
             offsets: Vec::new(),
             bodies: 0,
+            next_body: 0,
             globals_count: None,
         }
     }
@@ -426,7 +435,13 @@ impl<'s> Asm<'s> {
 
     /// An optional abbreviation annotation `<@aN>` / `<%aN>` after a record; its id.
     fn annotation(&mut self, block_id: u32) -> R<u16> {
-        if self.peek()? != Tok::Punct(b'<') {
+        // `<` also opens a vector type at the start of the next line (`<4 x i32>:`).
+        if self.peek()? != Tok::Punct(b'<')
+            || !matches!(
+                self.lx.peek_second().map_err(|e| self.lex_err(e))?,
+                Tok::Global(b'a', _) | Tok::Local(b'a', _)
+            )
+        {
             return Ok(UNABBREV_RECORD as u16);
         }
         self.next()?;
@@ -938,9 +953,14 @@ impl<'s> Asm<'s> {
         let ret = self.ty()?;
         let n_at = self.at();
         let n = self.global(b'f')?;
-        let Some(&index) = self.m.defined_functions().collect::<Vec<_>>().get(self.bodies) else {
+        let Some(index) = self.m.functions[self.next_body.min(self.m.functions.len())..]
+            .iter()
+            .position(|f| !f.is_proto)
+            .map(|i| (self.next_body + i) as u32)
+        else {
             return Err(self.err(n_at, "more function blocks than defined functions"));
         };
+        self.next_body = index as usize + 1;
         self.check_index(n_at, "@f", n, index as usize)?;
         self.punct(b'(')?;
         let mut params = Vec::new();
@@ -1073,15 +1093,12 @@ impl<'s> Asm<'s> {
                     let value = match self.next()? {
                         Tok::Ident("undef") => ConstValue::Undef,
                         tok if ty.is_integer() => {
-                            let v = match tok {
-                                Tok::Int(v) => v,
-                                t => return Err(self.err(v_at, format!("expected an integer, found {}", t.describe()))),
+                            let raw = match tok {
+                                // i1 true is stored as -1, as the PNaCl writer stores it.
+                                Tok::Int(1) if ty == Ty::I1 => encode_sign_rotated(-1),
+                                t => self.sign_rotated(v_at, t)?,
                             };
-                            // i1 true is stored as -1, as the PNaCl writer stores it.
-                            let v = if ty == Ty::I1 && v == 1 { -1 } else { v };
-                            let v =
-                                i64::try_from(v).map_err(|_| self.err(v_at, format!("{v} does not fit in 64 bits")))?;
-                            ConstValue::Int(listed.unwrap_or_else(|| encode_sign_rotated(v)))
+                            ConstValue::Int(listed.unwrap_or(raw))
                         }
                         tok if ty.is_float() => {
                             let bits = self.float_bits(v_at, tok, ty)?;
@@ -1111,6 +1128,18 @@ impl<'s> Asm<'s> {
         let types: Vec<Ty> = f.body.constants.iter().map(|c| c.ty).collect();
         f.body.local_types.extend(types);
         Ok(())
+    }
+
+    /// An integer literal as the sign-rotated value the bitcode stores (`-0` is 1).
+    fn sign_rotated(&self, at: usize, tok: Tok<'_>) -> R<u64> {
+        match tok {
+            Tok::Int(v) => {
+                let v = i64::try_from(v).map_err(|_| self.err(at, format!("{v} does not fit in 64 bits")))?;
+                Ok(encode_sign_rotated(v))
+            }
+            Tok::Float(s) if s.starts_with('-') && s[1..].bytes().all(|b| b == b'0') => Ok(1),
+            t => Err(self.err(at, format!("expected an integer, found {}", t.describe()))),
+        }
     }
 
     fn float_bits(&self, at: usize, tok: Tok<'_>, ty: Ty) -> R<u64> {
@@ -1391,13 +1420,13 @@ impl<'s> Asm<'s> {
                         return Err(self.err(t_at, format!("case of type {cty} in a switch on {ty}")));
                     }
                     let v_at = self.at();
-                    let v = self.int()?;
-                    let v = i64::try_from(v).map_err(|_| self.err(v_at, format!("{v} does not fit in 64 bits")))?;
+                    let tok = self.next()?;
+                    let raw = self.sign_rotated(v_at, tok)?;
                     self.punct(b':')?;
                     self.kw("br")?;
                     let target = self.block_ref()?;
                     self.punct(b';')?;
-                    f.body.cases.push(SwitchCase { raw: encode_sign_rotated(v), target });
+                    f.body.cases.push(SwitchCase { raw, target });
                 }
                 let len = f.body.cases.len() as u32 - start;
                 self.offsets.push(at);

@@ -103,6 +103,16 @@ impl<'s> Lexer<'s> {
         Ok(t)
     }
 
+    /// The token after the next one, without consuming anything.
+    pub fn peek_second(&mut self) -> Result<Tok<'s>, LexError> {
+        self.peek()?;
+        let saved = (self.pos, self.peeked, self.last);
+        self.peeked = None;
+        let second = self.lex().map(|(t, _)| t);
+        (self.pos, self.peeked, self.last) = saved;
+        second
+    }
+
     /// Consumes and returns the next token.
     pub fn next_tok(&mut self) -> Result<Tok<'s>, LexError> {
         let (t, at) = match self.peeked.take() {
@@ -219,7 +229,13 @@ impl<'s> Lexer<'s> {
             }
         }
         let text = &self.text[start..self.pos];
-        if float { Tok::Float(text) } else { text.parse::<i128>().map(Tok::Int).unwrap_or(Tok::Float(text)) }
+        // `-0` is not 0: PNaClAsm prints the sign-rotated value 1 (and the double -0.0) so.
+        let negative_zero = text.starts_with('-') && text[1..].bytes().all(|b| b == b'0');
+        if float || negative_zero {
+            Tok::Float(text)
+        } else {
+            text.parse::<i128>().map(Tok::Int).unwrap_or(Tok::Float(text))
+        }
     }
 }
 

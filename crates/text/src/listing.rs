@@ -1,18 +1,19 @@
 //! Three-column listings (`address | record | assembly`), as `pnacl dis` prints them.
 //!
 //! The assembler reads the assembly column. From the record column it takes only what the
-//! assembly does not say exactly: the header bytes, each block's abbreviation-id width, and
-//! constant values (the disassembler prints floats with `%g`, which loses bits).
+//! assembly does not say exactly: the header bytes, each block's abbreviation-id width,
+//! constant values (the disassembler prints floats with `%g`, which loses bits) and which
+//! call record a call was.
 
 use crate::error::{Location, TextError};
 
 /// A record of the record column.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ListedRecord {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ListedRecord<'l> {
     /// The abbreviation index printed before the record, if any.
     pub abbrev: Option<u64>,
     /// The values, record code first.
-    pub values: Vec<u64>,
+    pub values: &'l [u64],
 }
 
 /// A listing split into its columns.
@@ -22,11 +23,25 @@ pub struct Listing {
     pub asm: String,
     /// For each assembly line: the original (1-based) line number and the byte offset at
     /// which the assembly column starts in it.
-    pub origin: Vec<(u32, usize)>,
-    /// The record starting on each assembly line, if any.
-    pub records: Vec<Option<ListedRecord>>,
+    pub origin: Vec<(u32, u32)>,
+    /// For each assembly line: its offset in `asm`.
+    pub line_starts: Vec<usize>,
+    /// For each assembly line: 1 + the index in `spans` of the record starting on it, or 0.
+    starts: Vec<u32>,
+    /// Each record: its abbreviation index and its values in `pool`.
+    spans: Vec<(Option<u64>, u32, u32)>,
+    pool: Vec<u64>,
     /// The header bytes, from the header pseudo-record.
     pub header: Option<Vec<u8>>,
+}
+
+impl Listing {
+    /// The record starting on assembly line `line` (0-based), if any.
+    pub fn record(&self, line: usize) -> Option<ListedRecord<'_>> {
+        let i = *self.starts.get(line)?;
+        let &(abbrev, start, len) = self.spans.get(i.checked_sub(1)? as usize)?;
+        Some(ListedRecord { abbrev, values: &self.pool[start as usize..(start + len) as usize] })
+    }
 }
 
 /// True if `text` looks like a listing with an address column.
@@ -42,50 +57,90 @@ pub fn is_listing(text: &str) -> bool {
     })
 }
 
-fn parse_record(text: &str, line: u32, source: &str) -> Result<ListedRecord, TextError> {
-    let err = |m: &str| TextError {
-        loc: Location { line, col: 1 },
-        message: format!("malformed record column: {m}"),
-        source_line: source.to_string(),
-    };
-    let t = text.trim();
-    let (abbrev, rest) = match t.split_once(':') {
-        Some((a, rest)) if !a.contains('<') => {
-            (Some(a.trim().parse::<u64>().map_err(|_| err("abbreviation index"))?), rest)
+/// Where the parse of a record's text is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RecordState {
+    /// Before `<` (an abbreviation index and `:` may come first).
+    Start,
+    /// Inside `<...>`.
+    Values,
+    /// After `>`.
+    Done,
+}
+
+/// A record of the record column being parsed, possibly over several lines.
+struct PendingRecord {
+    state: RecordState,
+    abbrev: Option<u64>,
+    number: Option<u64>,
+    start: usize,
+    /// Assembly line it starts on.
+    line: usize,
+}
+
+impl PendingRecord {
+    /// Reads one line's part of the record column.
+    fn feed(&mut self, text: &str, pool: &mut Vec<u64>) -> Result<(), &'static str> {
+        for c in text.bytes() {
+            match c {
+                b'0'..=b'9' => {
+                    if self.state == RecordState::Done {
+                        return Err("text after the record's `>`");
+                    }
+                    let d = u64::from(c - b'0');
+                    let n = self.number.unwrap_or(0);
+                    self.number = Some(n.checked_mul(10).and_then(|n| n.checked_add(d)).ok_or("value out of range")?);
+                }
+                b' ' | b'\t' => {}
+                b':' if self.state == RecordState::Start => {
+                    self.abbrev = Some(self.number.take().ok_or("abbreviation index")?);
+                }
+                b'<' if self.state == RecordState::Start && self.number.is_none() => self.state = RecordState::Values,
+                b',' if self.state == RecordState::Values => pool.push(self.number.take().ok_or("value")?),
+                b'>' if self.state == RecordState::Values => {
+                    pool.push(self.number.take().ok_or("value")?);
+                    self.state = RecordState::Done;
+                }
+                _ => return Err("expected <values>"),
+            }
         }
-        _ => (None, t),
-    };
-    let inner = rest.trim().strip_prefix('<').and_then(|r| r.strip_suffix('>')).ok_or_else(|| err("expected <...>"))?;
-    let values =
-        inner.split(',').map(|v| v.trim().parse::<u64>().map_err(|_| err("value"))).collect::<Result<Vec<_>, _>>()?;
-    Ok(ListedRecord { abbrev, values })
+        Ok(())
+    }
 }
 
 /// Splits a listing into its columns.
 pub fn split(text: &str) -> Result<Listing, TextError> {
     let mut out = Listing::default();
-    let mut lines: Vec<&str> = Vec::new();
-    // The record being collected: its text, the assembly line it starts on, its line.
-    let mut pending: Option<(String, usize, u32, String)> = None;
+    // Listing lines average well over 32 bytes.
+    let line_count = text.len() / 32 + 1;
+    out.asm.reserve(text.len() / 2);
+    out.origin.reserve(line_count);
+    out.starts.reserve(line_count);
+    out.line_starts.reserve(line_count);
+    let mut pending: Option<PendingRecord> = None;
     // The header record's assembly lines describe the header; they are not PNaClAsm.
-    let flush = |out: &mut Listing,
-                 lines: &mut Vec<&str>,
-                 pending: &mut Option<(String, usize, u32, String)>|
-     -> Result<(), TextError> {
-        if let Some((rec, asm_line, line, source)) = pending.take() {
-            let r = parse_record(&rec, line, &source)?;
-            if r.abbrev.is_none() && r.values.first() == Some(&pnacl_bitcode::codes::pseudo::HEADER) {
-                let bytes = r.values[1..].iter().map(|&v| u8::try_from(v).unwrap_or(0)).collect();
-                out.header = Some(bytes);
-                for l in &mut lines[asm_line..] {
-                    *l = "";
-                }
-            } else {
-                out.records[asm_line] = Some(r);
-            }
+    let mut in_header = false;
+    let error = |line_no: u32, line: &str, message: String| TextError {
+        loc: Location { line: line_no, col: 1 },
+        message,
+        source_line: line.to_string(),
+    };
+    let finish = |out: &mut Listing, p: Option<PendingRecord>, line_no: u32, line: &str| -> Result<(), TextError> {
+        let Some(p) = p else { return Ok(()) };
+        if p.state != RecordState::Done {
+            return Err(error(line_no, line, "malformed record column: expected `>`".into()));
+        }
+        let values = &out.pool[p.start..];
+        if p.abbrev.is_none() && values.first() == Some(&pnacl_bitcode::codes::pseudo::HEADER) {
+            out.header = Some(values[1..].iter().map(|&v| u8::try_from(v).unwrap_or(0)).collect());
+            out.pool.truncate(p.start);
+        } else {
+            out.spans.push((p.abbrev, p.start as u32, (out.pool.len() - p.start) as u32));
+            out.starts[p.line] = out.spans.len() as u32;
         }
         Ok(())
     };
+    let mut last = (0u32, "");
     for (n, line) in text.lines().enumerate() {
         let line_no = n as u32 + 1;
         let line = line.trim_end_matches('\r');
@@ -95,18 +150,12 @@ pub fn split(text: &str) -> Result<Listing, TextError> {
             }
             // Error and warning lines a listing of a bad file carries.
             let t = line.trim_start();
-            if t.starts_with("Error(") || t.starts_with("Warning(") || t.starts_with("Fatal(") {
-                return Err(TextError {
-                    loc: Location { line: line_no, col: 1 },
-                    message: "the listing reports errors in the file it was made from".into(),
-                    source_line: line.to_string(),
-                });
-            }
-            return Err(TextError {
-                loc: Location { line: line_no, col: 1 },
-                message: "expected a listing line `address | record | assembly`".into(),
-                source_line: line.to_string(),
-            });
+            let why = if t.starts_with("Error(") || t.starts_with("Warning(") || t.starts_with("Fatal(") {
+                "the listing reports errors in the file it was made from"
+            } else {
+                "expected a listing line `address | record | assembly`"
+            };
+            return Err(error(line_no, line, why.into()));
         };
         let label = line[..bar].trim();
         let rest = &line[bar + 1..];
@@ -114,24 +163,38 @@ pub fn split(text: &str) -> Result<Listing, TextError> {
             Some(b2) => (&rest[..b2], &rest[b2 + 1..], bar + 1 + b2 + 1),
             None => (rest, "", line.len()),
         };
-        let asm_line = lines.len();
+        let asm_line = out.starts.len();
         if !label.is_empty() {
-            flush(&mut out, &mut lines, &mut pending)?;
-            pending = Some((String::new(), asm_line, line_no, line.to_string()));
+            finish(&mut out, pending.take(), last.0, last.1)?;
+            in_header = false;
+            pending = Some(PendingRecord {
+                state: RecordState::Start,
+                abbrev: None,
+                number: None,
+                start: out.pool.len(),
+                line: asm_line,
+            });
         }
-        if let Some((rec, ..)) = &mut pending {
-            rec.push_str(record);
-            rec.push(' ');
+        if let Some(p) = &mut pending {
+            p.feed(record, &mut out.pool).map_err(|m| error(line_no, line, format!("malformed record column: {m}")))?;
+            last = (line_no, line);
         }
-        lines.push(asm);
-        out.origin.push((line_no, asm_col));
-        out.records.push(None);
-    }
-    flush(&mut out, &mut lines, &mut pending)?;
-    for l in lines {
-        out.asm.push_str(l);
+        if pending.as_ref().is_some_and(|p| {
+            p.line == asm_line
+                && p.abbrev.is_none()
+                && out.pool.get(p.start) == Some(&pnacl_bitcode::codes::pseudo::HEADER)
+        }) {
+            in_header = true;
+        }
+        out.line_starts.push(out.asm.len());
+        if !in_header {
+            out.asm.push_str(asm);
+        }
         out.asm.push('\n');
+        out.origin.push((line_no, asm_col as u32));
+        out.starts.push(0);
     }
+    finish(&mut out, pending.take(), last.0, last.1)?;
     Ok(out)
 }
 
@@ -145,11 +208,21 @@ mod tests {
         assert!(is_listing(text));
         let l = split(text).unwrap();
         assert_eq!(l.header.as_deref(), Some(&[80, 69, 88, 69, 1, 0, 8, 0, 17, 0, 4, 0, 2, 0, 0, 0][..]));
-        assert_eq!(l.records[3], Some(ListedRecord { abbrev: Some(1), values: vec![65535, 8, 2] }));
-        assert_eq!(l.records[4], Some(ListedRecord { abbrev: Some(3), values: vec![1, 0, 102, 97, 99, 116] }));
+        assert_eq!(l.record(3), Some(ListedRecord { abbrev: Some(1), values: &[65535, 8, 2] }));
+        assert_eq!(l.record(4), Some(ListedRecord { abbrev: Some(3), values: &[1, 0, 102, 97, 99, 116] }));
+        assert_eq!(l.record(0), None);
         assert_eq!(l.asm.lines().nth(3), Some("module {  // BlockID = 8"));
         assert_eq!(l.asm.lines().next(), Some(""));
+        assert_eq!(l.asm.lines().nth(1), Some(""));
         assert_eq!(l.origin[4], (5, 36));
         assert!(!is_listing("module {\n"));
+    }
+
+    #[test]
+    fn malformed_record_columns_are_errors() {
+        for bad in ["  0:0|1: <1, x>|\n", "  0:0|1: <1, 2|\n", "  0:0|1: <1,, 2>|\n", "  0:0|1: <1> 2|\n"] {
+            let e = split(bad).unwrap_err();
+            assert!(e.message.starts_with("malformed record column"), "{bad:?}: {}", e.message);
+        }
     }
 }

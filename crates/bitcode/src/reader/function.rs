@@ -1,6 +1,6 @@
 //! Function blocks: the basic-block count, constants, instructions and local symbol tables.
 
-use super::module::{MAX_ALIGN_ENCODING, Reader, name_bytes, with_record};
+use super::module::{MAX_ALIGN_ENCODING, Reader, name_bytes, reject};
 use super::state::{BlockCtx, FnState, Stage};
 use super::{Item, Listener};
 use crate::abi::{self, Intrinsic};
@@ -431,7 +431,8 @@ impl FnState {
                 Rule::ForwardDecl,
                 format!(
                     "Forward reference @{v} too big. Have {} globals and function contains {} bytes",
-                    self.space.globals, self.block_bytes
+                    self.space.functions + self.space.globals,
+                    self.block_bytes
                 ),
             ));
         }
@@ -521,7 +522,7 @@ impl FnState {
     fn phi(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<Inst, ReadError> {
         let pos = r.pos;
         let ops = r.ops;
-        if ops.len() < 3 || ops.len() % 2 == 0 {
+        if ops.len() < 3 || ops.len().is_multiple_of(2) {
             return Err(err(
                 pos,
                 Rule::RecordLength,
@@ -798,7 +799,7 @@ impl FnState {
 
 impl<L: Listener> Reader<'_, '_, L> {
     pub(crate) fn function_block(&mut self, enter: Enter) -> Result<(), ReadError> {
-        if self.st.stage < Stage::Globals {
+        if self.st.stage < Stage::Globals && !self.st.opts.lenient_structure {
             return Err(self.st.err(enter.pos, Rule::ModuleOrder, "Function blocks must come after the globals block"));
         }
         self.st.check_signatures()?;
@@ -886,7 +887,7 @@ impl<L: Listener> Reader<'_, '_, L> {
                     let cx = Ctx { m: &st.m, intrinsics: &st.intrinsics, defer_abi: st.opts.defer_abi };
                     let index = match f.record(&cx, &r) {
                         Ok(index) => index,
-                        Err(e) => return Err(with_record(e, &r, &self.st)),
+                        Err(e) => return Err(reject(self.l, &self.st, e, &r, global_abbrevs, block::FUNCTION)),
                     };
                     if positions && index != DECLARE_BLOCKS {
                         f.body.positions.push(r.pos);
@@ -989,7 +990,7 @@ impl<L: Listener> Reader<'_, '_, L> {
                     let cx = Ctx { m: &st.m, intrinsics: &st.intrinsics, defer_abi: st.opts.defer_abi };
                     let item = match f.constant(&cx, &r, &mut cur) {
                         Ok(item) => item,
-                        Err(e) => return Err(with_record(e, &r, &self.st)),
+                        Err(e) => return Err(reject(self.l, &self.st, e, &r, global_abbrevs, block::CONSTANTS)),
                     };
                     if L::ACTIVE {
                         let v = self.st.view(global_abbrevs, Some(block::CONSTANTS));
@@ -1056,7 +1057,7 @@ impl<L: Listener> Reader<'_, '_, L> {
                     let mut f = self.st.f.take().expect("in a function");
                     let res = f.local_symbol(&r, &self.st);
                     self.st.f = Some(f);
-                    let item = res.map_err(|e| with_record(e, &r, &self.st))?;
+                    let item = res.map_err(|e| reject(self.l, &self.st, e, &r, global_abbrevs, block::VALUESYMTAB))?;
                     if L::ACTIVE {
                         let v = self.st.view(global_abbrevs, Some(block::VALUESYMTAB));
                         self.l.record(&v, &r, item);

@@ -31,6 +31,12 @@ pub struct ReadOptions {
     /// Skip recording the encoding layout (abbreviations per record, block widths). Writing
     /// the module back then uses the writer's own abbreviation choices.
     pub no_layout: bool,
+    /// Accept the module-level structure pnacl-bcdis accepts: module blocks missing some
+    /// of their blocks (down to a lone version record), a second module symbol table, and
+    /// further top-level modules (each read in turn, then reported as one error at the end,
+    /// as pnacl-bcdis reports them). Every record is still checked. For dumping; a module
+    /// read this way may not be one the reference allows.
+    pub lenient_structure: bool,
 }
 
 /// What an accepted record defined, for listeners.
@@ -108,6 +114,8 @@ pub trait Listener {
     fn abbrev(&mut self, _view: &View<'_>, _pos: BitPos, _abbrev: &Abbrev, _target: AbbrevTarget) {}
     /// A record was read and accepted.
     fn record(&mut self, _view: &View<'_>, _record: &Record<'_, '_>, _item: Item) {}
+    /// A record was read but refused: reading stops with an error about it.
+    fn rejected(&mut self, _view: &View<'_>, _record: &Record<'_, '_>) {}
 }
 
 /// A listener that ignores everything.
@@ -124,7 +132,7 @@ pub fn read(bytes: &[u8]) -> Result<Module, ReadError> {
 
 /// Reads a PNaCl bitcode file, reporting progress to `listener`.
 pub fn read_with(bytes: &[u8], options: ReadOptions, listener: &mut impl Listener) -> Result<Module, ReadError> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(ReadError::new(
             BitPos(0),
             Rule::FileLength,

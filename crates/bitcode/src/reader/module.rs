@@ -125,10 +125,12 @@ impl<L: Listener> Reader<'_, '_, L> {
 
     fn top_level(&mut self) -> Result<(), ReadError> {
         let mut blocks = 0;
+        // Where the last module block ended (its END_BLOCK), for the count error.
+        let mut last_exit = None;
         loop {
             match self.c.step()? {
                 Step::End => {
-                    let pos = self.c.last_pos();
+                    let pos = last_exit.unwrap_or_else(|| self.c.last_pos());
                     if blocks != 1 {
                         return Err(self.st.err(
                             pos,
@@ -141,6 +143,17 @@ impl<L: Listener> Reader<'_, '_, L> {
                 Step::Enter => {
                     let e = self.c.entered();
                     blocks += 1;
+                    if blocks > 1 && self.st.opts.lenient_structure && e.block_id == block::MODULE {
+                        // Read it for the listener, in a state of its own; the count is
+                        // reported at the end.
+                        let m = Module { header: self.st.m.header.clone(), ..Module::default() };
+                        let fresh = State::new(self.st.opts, m);
+                        let first = std::mem::replace(&mut self.st, fresh);
+                        let read = self.module_block(e);
+                        self.st = first;
+                        last_exit = Some(read?);
+                        continue;
+                    }
                     if blocks > 1 {
                         return Err(self.st.err(
                             e.pos,
@@ -155,14 +168,15 @@ impl<L: Listener> Reader<'_, '_, L> {
                             format!("The top-level block must be a module block (8), not block {}", e.block_id),
                         ));
                     }
-                    self.module_block(e)?;
+                    last_exit = Some(self.module_block(e)?);
                 }
                 _ => unreachable!("the cursor only yields blocks at the top level"),
             }
         }
     }
 
-    fn module_block(&mut self, enter: Enter) -> Result<(), ReadError> {
+    /// Reads the module block; returns the position of its END_BLOCK.
+    fn module_block(&mut self, enter: Enter) -> Result<BitPos, ReadError> {
         self.check_width(&enter)?;
         self.st.blocks.push(BlockCtx::Module);
         self.listen_enter(&enter);
@@ -175,7 +189,10 @@ impl<L: Listener> Reader<'_, '_, L> {
                     if let Some(l) = &mut layout {
                         l.items.push(r.abbrev_id as u16);
                     }
-                    let item = self.st.module_record(&r).map_err(|e| with_record(e, &r, &self.st))?;
+                    let item = self
+                        .st
+                        .module_record(&r)
+                        .map_err(|e| reject(self.l, &self.st, e, &r, global_abbrevs, block::MODULE))?;
                     if L::ACTIVE {
                         let v = self.st.view(global_abbrevs, Some(block::MODULE));
                         self.l.record(&v, &r, item);
@@ -215,7 +232,7 @@ impl<L: Listener> Reader<'_, '_, L> {
                     }
                     self.listen_exit(pos);
                     self.st.blocks.pop();
-                    return Ok(());
+                    return Ok(pos);
                 }
                 Step::End => unreachable!("inside a block"),
             }
@@ -314,7 +331,8 @@ impl<L: Listener> Reader<'_, '_, L> {
     }
 
     fn types_block(&mut self, enter: Enter) -> Result<(), ReadError> {
-        if self.st.stage != Stage::Version {
+        let missing_version = self.st.opts.lenient_structure && self.st.stage == Stage::Start;
+        if self.st.stage != Stage::Version && !missing_version {
             let why = if self.st.stage == Stage::Start {
                 "The version record must come before the types block"
             } else {
@@ -336,8 +354,10 @@ impl<L: Listener> Reader<'_, '_, L> {
                     if let Some(l) = &mut layout {
                         l.items.push(r.abbrev_id as u16);
                     }
-                    let item =
-                        self.st.type_record(&r, remaining, &mut seen).map_err(|e| with_record(e, &r, &self.st))?;
+                    let item = self
+                        .st
+                        .type_record(&r, remaining, &mut seen)
+                        .map_err(|e| reject(self.l, &self.st, e, &r, global_abbrevs, block::TYPES))?;
                     if L::ACTIVE {
                         let v = self.st.view(global_abbrevs, Some(block::TYPES));
                         self.l.record(&v, &r, item);
@@ -384,7 +404,8 @@ impl<L: Listener> Reader<'_, '_, L> {
     }
 
     fn globals_block(&mut self, enter: Enter) -> Result<(), ReadError> {
-        if self.st.stage != Stage::Types {
+        let lenient = self.st.opts.lenient_structure;
+        if self.st.stage != Stage::Types && !(lenient && self.st.stage < Stage::Types) {
             let why = if self.st.stage < Stage::Types {
                 "The globals block must come after the types block and the function addresses"
             } else {
@@ -392,7 +413,7 @@ impl<L: Listener> Reader<'_, '_, L> {
             };
             return Err(self.st.err(enter.pos, Rule::ModuleOrder, why));
         }
-        if self.st.m.functions.is_empty() {
+        if self.st.m.functions.is_empty() && !lenient {
             return Err(self.st.err(
                 enter.pos,
                 Rule::ModuleOrder,
@@ -412,7 +433,10 @@ impl<L: Listener> Reader<'_, '_, L> {
                     if let Some(l) = &mut layout {
                         l.items.push(r.abbrev_id as u16);
                     }
-                    let item = self.st.global_record(&r, remaining).map_err(|e| with_record(e, &r, &self.st))?;
+                    let item = self
+                        .st
+                        .global_record(&r, remaining)
+                        .map_err(|e| reject(self.l, &self.st, e, &r, global_abbrevs, block::GLOBALS))?;
                     if L::ACTIVE {
                         let v = self.st.view(global_abbrevs, Some(block::GLOBALS));
                         self.l.record(&v, &r, item);
@@ -467,8 +491,11 @@ impl<L: Listener> Reader<'_, '_, L> {
     }
 
     fn module_symtab_block(&mut self, enter: Enter) -> Result<(), ReadError> {
+        let lenient = self.st.opts.lenient_structure;
         match self.st.stage {
             Stage::Globals => {}
+            Stage::Symtab if lenient => {}
+            Stage::Start | Stage::Version | Stage::Types if lenient => {}
             Stage::Symtab => return Err(self.st.err(enter.pos, Rule::ModuleOrder, "Duplicate valuesymtab in module")),
             Stage::Functions => {
                 return Err(self.st.err(
@@ -489,7 +516,7 @@ impl<L: Listener> Reader<'_, '_, L> {
         self.st.blocks.push(BlockCtx::ModuleSymtab);
         self.listen_enter(&enter);
         let mut layout = self.st.layout.is_some().then(|| BlockLayout::new(enter.abbrev_width));
-        self.st.m.symtab = Some(Vec::new());
+        self.st.m.symtab.get_or_insert_with(Vec::new);
         loop {
             let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
             match self.c.step()? {
@@ -498,7 +525,10 @@ impl<L: Listener> Reader<'_, '_, L> {
                     if let Some(l) = &mut layout {
                         l.items.push(r.abbrev_id as u16);
                     }
-                    let item = self.st.module_symbol(&r).map_err(|e| with_record(e, &r, &self.st))?;
+                    let item = self
+                        .st
+                        .module_symbol(&r)
+                        .map_err(|e| reject(self.l, &self.st, e, &r, global_abbrevs, block::VALUESYMTAB))?;
                     if L::ACTIVE {
                         let v = self.st.view(global_abbrevs, Some(block::VALUESYMTAB));
                         self.l.record(&v, &r, item);
@@ -537,7 +567,22 @@ impl<L: Listener> Reader<'_, '_, L> {
 
 /// Adds the record and block to an error that lacks them.
 #[cold]
-pub(crate) fn with_record(mut e: ReadError, r: &Record<'_, '_>, st: &State) -> ReadError {
+/// Tells the listener about a refused record and attaches the record to the error.
+pub(crate) fn reject<L: Listener>(
+    l: &mut L,
+    st: &State,
+    e: ReadError,
+    r: &Record<'_, '_>,
+    global_abbrevs: usize,
+    block_id: u32,
+) -> ReadError {
+    if L::ACTIVE {
+        l.rejected(&st.view(global_abbrevs, Some(block_id)), r);
+    }
+    with_record(e, r, st)
+}
+
+fn with_record(mut e: ReadError, r: &Record<'_, '_>, st: &State) -> ReadError {
     if e.record.is_none() {
         let mut s = format!("{}: <{}", r.abbrev_id, r.code);
         for v in r.ops.iter().take(16) {
@@ -592,6 +637,7 @@ impl State {
     fn function_address(&mut self, r: &Record<'_, '_>) -> Result<Item, ReadError> {
         match self.stage {
             Stage::Types => {}
+            Stage::Start | Stage::Version if self.opts.lenient_structure => {}
             Stage::Start | Stage::Version => {
                 return Err(self.err(r.pos, Rule::ModuleOrder, "Function addresses must come after the types block"));
             }
@@ -1059,7 +1105,7 @@ impl State {
     }
 
     fn finish_module(&mut self, pos: BitPos) -> Result<(), ReadError> {
-        if self.stage < Stage::Globals {
+        if self.stage < Stage::Globals && !self.opts.lenient_structure {
             let what = if self.stage < Stage::Types { "types block" } else { "globals block" };
             return Err(self.err(pos, Rule::ModuleOrder, format!("The module has no {what}")));
         }
