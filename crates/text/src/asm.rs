@@ -1413,6 +1413,7 @@ impl<'s> Asm<'s> {
                 let default = self.block_ref()?;
                 self.punct(b';')?;
                 let start = f.body.cases.len() as u32;
+                f.body.cases.push(SwitchCase { raw: 0, target: default });
                 while !self.eat_punct(b'}')? {
                     let t_at = self.at();
                     let cty = self.ty()?;
@@ -1436,7 +1437,7 @@ impl<'s> Asm<'s> {
                     at,
                     result,
                     None,
-                    Inst::Switch { ty, cond: ValueId(cond), default, cases: PoolRange { start, len } },
+                    Inst::Switch { ty, cond: ValueId(cond), cases: PoolRange { start, len } },
                     a,
                 );
             }
@@ -1505,12 +1506,7 @@ impl<'s> Asm<'s> {
                 if ret != Ty::Void {
                     result_ty = Some(ret);
                 }
-                Inst::Call {
-                    cc: u64::from(tail),
-                    callee: ValueId(callee),
-                    indirect_ret: (!direct).then_some(ret),
-                    args,
-                }
+                Inst::Call { tail, callee: ValueId(callee), indirect_ret: (!direct).then_some(ret), args }
             }
             "declare" => {
                 let ty = self.ty()?;

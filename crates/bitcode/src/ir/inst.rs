@@ -343,8 +343,9 @@ pub enum Inst {
         lhs: ValueId,
         /// Second operand.
         rhs: ValueId,
-        /// The optional fourth record operand (optimisation flags of old writers).
-        flags: Option<u64>,
+        /// The optional fourth record operand (optimisation flags of old writers; the
+        /// reader accepts values up to 65535).
+        flags: Option<u16>,
     },
     /// `%v = OP T1 V to T2`.
     Cast {
@@ -433,16 +434,15 @@ pub enum Inst {
         /// Target when false.
         on_false: u32,
     },
-    /// `switch T V { default: ...; cases }`. Cases are pool pairs `(raw value, block)`, the
-    /// value sign-rotated as the record stores it.
+    /// `switch T V { default: ...; cases }`. The cases pool holds the default target first
+    /// (see [`FunctionBody::switch_default`](super::FunctionBody::switch_default)), then the
+    /// cases, each with its value sign-rotated as the record stores it.
     Switch {
         /// Type of the selector.
         ty: Ty,
         /// Selector.
         cond: ValueId,
-        /// Default target.
-        default: u32,
-        /// Cases in the pool.
+        /// Default target and cases in the cases pool.
         cases: PoolRange,
     },
     /// `unreachable`.
@@ -456,8 +456,9 @@ pub enum Inst {
     },
     /// `call`: direct when `ret` is `None` (callee is a function), indirect otherwise.
     Call {
-        /// The record's calling-convention field: `(cc << 1) | tail`.
-        cc: u64,
+        /// The `tail` marker (the low bit of the record's calling-convention field, whose
+        /// other bits the reader requires to be 0: the C convention).
+        tail: bool,
         /// Callee: a function for direct calls, any i32 value for indirect ones.
         callee: ValueId,
         /// The stated return type of an indirect call.
@@ -475,6 +476,9 @@ pub enum Inst {
     },
 }
 
+// Function bodies hold millions of instructions: keep them at two words.
+const _: () = assert!(std::mem::size_of::<Inst>() == 16);
+
 impl Inst {
     /// True for instructions that end a basic block.
     pub fn is_terminator(&self) -> bool {
@@ -486,6 +490,6 @@ impl Inst {
 
     /// True for the `tail` marker of a call.
     pub fn is_tail_call(&self) -> bool {
-        matches!(self, Inst::Call { cc, .. } if cc & 1 == 1)
+        matches!(self, Inst::Call { tail: true, .. })
     }
 }

@@ -198,9 +198,14 @@ impl FunctionBody {
         self.pool(r).chunks_exact(2).map(|p| (ValueId(p[0]), p[1]))
     }
 
-    /// Switch cases of `r`.
+    /// The default target of a switch whose cases are `r`.
+    pub fn switch_default(&self, r: PoolRange) -> u32 {
+        self.cases[r.start as usize].target
+    }
+
+    /// Switch cases of `r`, without the default.
     pub fn switch_cases(&self, r: PoolRange) -> &[SwitchCase] {
-        &self.cases[r.range()]
+        &self.cases[r.start as usize + 1..(r.start + r.len) as usize]
     }
 
     /// True if both bodies mean the same thing: everything but the layout and positions.

@@ -474,8 +474,14 @@ impl FnState {
         if e == Ty::I1 && !op.is_logical() {
             cx.abi(pos, Rule::BinopI1, || format!("{name}: Invalid integer arithmetic type: {lt}"))?;
         }
+        let flags = match ops.get(3) {
+            None => None,
+            Some(&f) => {
+                Some(u16::try_from(f).map_err(|_| err(pos, Rule::Binop, format!("Binop flags {f} not understood")))?)
+            }
+        };
         self.define(pos, lt)?;
-        Ok(Inst::Binop { op, lhs: ValueId(lhs), rhs: ValueId(rhs), flags: ops.get(3).copied() })
+        Ok(Inst::Binop { op, lhs: ValueId(lhs), rhs: ValueId(rhs), flags })
     }
 
     fn switch(&mut self, _cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<Inst, ReadError> {
@@ -502,21 +508,30 @@ impl FnState {
             return Err(err(pos, Rule::RecordLength, format!("Switch record with {n} cases has {} values", ops.len())));
         }
         let start = self.body.cases.len() as u32;
+        self.body.cases.push(SwitchCase { raw: 0, target: default });
         for case in ops[4..].chunks_exact(4) {
             if case[0] != 1 || case[1] != 1 {
+                self.body.cases.truncate(start as usize);
                 return Err(err(pos, Rule::Switch, "Case ranges are not supported in PNaCl"));
             }
             if !fits(case[2], ty.bits()) {
+                self.body.cases.truncate(start as usize);
                 return Err(err(
                     pos,
                     Rule::Switch,
                     format!("Case value {} doesn't fit in {ty}", decode_sign_rotated(case[2])),
                 ));
             }
-            let target = self.target(pos, case[3])?;
+            let target = match self.target(pos, case[3]) {
+                Ok(t) => t,
+                Err(e) => {
+                    self.body.cases.truncate(start as usize);
+                    return Err(e);
+                }
+            };
             self.body.cases.push(SwitchCase { raw: case[2], target });
         }
-        Ok(Inst::Switch { ty, cond: ValueId(cond), default, cases: PoolRange { start, len: n as u32 } })
+        Ok(Inst::Switch { ty, cond: ValueId(cond), cases: PoolRange { start, len: n as u32 + 1 } })
     }
 
     fn phi(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<Inst, ReadError> {
@@ -633,7 +648,7 @@ impl FnState {
             self.define(pos, sig.ret)?;
         }
         let len = self.body.operands.len() as u32 - start;
-        Ok(Inst::Call { cc, callee: ValueId(callee), indirect_ret: None, args: PoolRange { start, len } })
+        Ok(Inst::Call { tail: cc == 1, callee: ValueId(callee), indirect_ret: None, args: PoolRange { start, len } })
     }
 
     fn call_indirect(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<Inst, ReadError> {
@@ -679,7 +694,12 @@ impl FnState {
             self.define(pos, ret)?;
         }
         let len = self.body.operands.len() as u32 - start;
-        Ok(Inst::Call { cc, callee: ValueId(callee), indirect_ret: Some(ret), args: PoolRange { start, len } })
+        Ok(Inst::Call {
+            tail: cc == 1,
+            callee: ValueId(callee),
+            indirect_ret: Some(ret),
+            args: PoolRange { start, len },
+        })
     }
 
     /// A record of the constants block.

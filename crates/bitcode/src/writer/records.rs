@@ -197,7 +197,7 @@ pub(crate) fn function(m: &Module, f: u32, body: &FunctionBody, ids: &TypeIds) -
         let defines = match *inst {
             Inst::Binop { op, lhs, rhs, flags } => {
                 match flags {
-                    Some(fl) => r.record(fc::BINOP, [rel(next, lhs), rel(next, rhs), op as u64, fl]),
+                    Some(fl) => r.record(fc::BINOP, [rel(next, lhs), rel(next, rhs), op as u64, u64::from(fl)]),
                     None => r.record(fc::BINOP, [rel(next, lhs), rel(next, rhs), op as u64]),
                 }
                 true
@@ -250,7 +250,8 @@ pub(crate) fn function(m: &Module, f: u32, body: &FunctionBody, ids: &TypeIds) -
                 r.record(fc::BR, [u64::from(on_true), u64::from(on_false), rel(next, cond)]);
                 false
             }
-            Inst::Switch { ty, cond, default, cases } => {
+            Inst::Switch { ty, cond, cases } => {
+                let default = body.switch_default(cases);
                 let cases = body.switch_cases(cases);
                 let mut vals = vec![ids.get(ty)?, rel(next, cond), u64::from(default), cases.len() as u64];
                 for c in cases {
@@ -272,8 +273,8 @@ pub(crate) fn function(m: &Module, f: u32, body: &FunctionBody, ids: &TypeIds) -
                 r.record(fc::PHI, vals);
                 true
             }
-            Inst::Call { cc, callee, indirect_ret, args } => {
-                let mut vals = vec![cc, rel(next, callee)];
+            Inst::Call { tail, callee, indirect_ret, args } => {
+                let mut vals = vec![u64::from(tail), rel(next, callee)];
                 let ret = match indirect_ret {
                     Some(t) => {
                         vals.push(ids.get(t)?);

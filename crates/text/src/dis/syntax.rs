@@ -312,7 +312,8 @@ pub(crate) fn instruction(t: &mut Tokens, vals: &Values<'_>, inst: &Inst, result
             block(t, on_false);
             t.token(";").finish();
         }
-        Inst::Switch { ty: sty, cond, default, cases } => {
+        Inst::Switch { ty: sty, cond, cases } => {
+            let default = body.switch_default(cases);
             t.text("switch").space().start().start();
             ty(t, sty);
             t.space();
@@ -422,12 +423,12 @@ pub(crate) fn instruction(t: &mut Tokens, vals: &Values<'_>, inst: &Inst, result
             vals.typed(t, index);
             t.token(";").finish();
         }
-        Inst::Call { cc, callee, indirect_ret, args } => {
+        Inst::Call { tail, callee, indirect_ret, args } => {
             let ret = indirect_ret.unwrap_or(call_ret);
             if ret != Ty::Void {
                 def(t);
             }
-            if cc & 1 == 1 {
+            if tail {
                 t.text("tail").space();
             }
             t.text("call").space();
