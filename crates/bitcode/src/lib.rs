@@ -16,5 +16,5 @@ mod writer;
 
 pub use error::{ReadError, ReadErrorData, Rule};
 pub use ir::Module;
-pub use reader::{Item, Listener, NoListener, ReadOptions, View, read, read_with};
+pub use reader::{Item, Listener, NoListener, ReadOptions, View, read, read_parallel, read_with};
 pub use writer::{Abbrevs, WriteError, write, write_traced};

@@ -1,7 +1,7 @@
 //! Every pexe of the shared corpus: read and validated, written back bit for bit, and
 //! rewritten with other abbreviations without changing its meaning.
 
-use pnacl_bitcode::{Abbrevs, Module, read, write};
+use pnacl_bitcode::{Abbrevs, Module, ReadOptions, read, read_with, write};
 use pnacl_bitstream::{Container, Cursor, Step, StreamWriter};
 use pnacl_testutil::{ManifestEntry, pexes};
 
@@ -51,6 +51,22 @@ fn every_pexe_reads_and_validates() {
     for e in &files {
         let (_, m) = load(e);
         assert!(m.functions.iter().any(|f| f.body.is_some()), "{}: no function bodies", e.file);
+    }
+}
+
+#[test]
+fn parallel_reading_gives_the_same_module() {
+    for e in pnacl_testutil::pexes() {
+        let data = std::fs::read(e.path()).unwrap();
+        let opts = ReadOptions { positions: true, ..ReadOptions::default() };
+        let seq = read_with(&data, opts, &mut pnacl_bitcode::NoListener).unwrap();
+        let par = pnacl_bitcode::read_parallel(&data, opts).unwrap();
+        assert!(seq.same_contents(&par), "{}", e.file);
+        assert_eq!(seq.positions, par.positions, "{}", e.file);
+        assert_eq!(seq.layout, par.layout, "{}", e.file);
+        let bodies =
+            |m: &Module| m.functions.iter().map(|f| f.body.as_ref().map(|b| b.positions.clone())).collect::<Vec<_>>();
+        assert_eq!(bodies(&seq), bodies(&par), "{}", e.file);
     }
 }
 

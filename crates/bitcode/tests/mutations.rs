@@ -99,6 +99,31 @@ fn mutated_corpus_pexes_never_panic() {
                                     Err(_) => failures.push(format!("{} seed {seed:#x} defer_abi {defer_abi}", e.file)),
                                 }
                                 total += 1;
+                                // The parallel reader finds the same module or the same
+                                // (first) error, on a sample.
+                                if i % 16 == 0 {
+                                    let same = catch_unwind(AssertUnwindSafe(|| {
+                                        let seq = read_with(&input, opts, &mut pnacl_bitcode::NoListener);
+                                        let par = pnacl_bitcode::read_parallel(&input, opts);
+                                        match (&seq, &par) {
+                                            (Ok(a), Ok(b)) if a.same_contents(b) => None,
+                                            (Err(a), Err(b)) if a.pos == b.pos && a.message == b.message => None,
+                                            _ => Some(format!(
+                                                "{:?} vs {:?}",
+                                                seq.map(|_| ()).map_err(|e| e.to_string()),
+                                                par.map(|_| ()).map_err(|e| e.to_string())
+                                            )),
+                                        }
+                                    }));
+                                    match same {
+                                        Ok(None) => {}
+                                        Ok(Some(d)) => failures
+                                            .push(format!("{} seed {seed:#x}: parallel read differs: {d}", e.file)),
+                                        Err(_) => {
+                                            failures.push(format!("{} seed {seed:#x}: parallel read panicked", e.file))
+                                        }
+                                    }
+                                }
                             }
                         }
                     }

@@ -2,6 +2,7 @@
 
 mod analyze;
 mod asm;
+mod check;
 mod dis;
 mod names;
 mod output;
@@ -23,6 +24,8 @@ enum Command {
     Analyze(analyze::Args),
     /// Read a pexe and write it back with other abbreviations.
     Rewrite(rewrite::Args),
+    /// Check pexes against the PNaCl ABI (exit 0 clean, 1 violations, 2 unreadable).
+    Check(check::Args),
     /// Disassemble a pexe into the three-column listing of pnacl-bcdis.
     Dis(dis::Args),
     /// Assemble PNaClAsm (or a listing, or textual records) into a pexe.
@@ -36,6 +39,7 @@ fn main() {
         Command::Rewrite(a) => rewrite::run(a),
         Command::Asm(a) => asm::run(a),
         Command::Dis(a) => dis::run(a),
+        Command::Check(a) => check::run(a),
     };
     std::process::exit(status);
 }

@@ -172,6 +172,10 @@ impl<'s> Lexer<'s> {
                 self.pos += 3;
                 Tok::Char(ch)
             }
+            b'.' if self.src[self.pos..].starts_with(b"...") => {
+                self.pos += 3;
+                Tok::Ident("...")
+            }
             c if c.is_ascii_alphabetic() || c == b'_' => {
                 while self.pos < self.src.len() && is_word(self.src[self.pos]) {
                     self.pos += 1;

@@ -1,8 +1,8 @@
 //! Function blocks: the basic-block count, constants, instructions and local symbol tables.
 
-use super::module::{MAX_ALIGN_ENCODING, Reader, name_bytes, reject};
-use super::state::{BlockCtx, FnState, Stage};
-use super::{Item, Listener};
+use super::module::{MAX_ALIGN_ENCODING, Reader, attach_record, check_local_abbrev, check_width, name_bytes};
+use super::state::{BlockCtx, FnState, Scratch, Stage};
+use super::{Item, Listener, ReadOptions, View};
 use crate::abi::{self, Intrinsic};
 use crate::codes::{block, constants as cc, function as fc, symtab as sc};
 use crate::error::{ReadError, Rule};
@@ -10,7 +10,7 @@ use crate::ir::{
     Align, BinOp, BlockLayout, BodyLayout, CastOp, ConstValue, Constant, FunctionBody, ITEM_BLOCK, Inst, LocalSymbol,
     Module, PoolRange, Pred, SetType, SwitchCase, Ty, TypeDef, ValueId, ValueSpace, decode_sign_rotated,
 };
-use pnacl_bitstream::{BitPos, Enter, Record, Step};
+use pnacl_bitstream::{BitPos, Cursor, Enter, Record, Step};
 
 /// Read-only module facts a function body needs.
 struct Ctx<'m> {
@@ -756,12 +756,12 @@ impl FnState {
     }
 
     /// A record of the function's symbol table.
-    fn local_symbol(&mut self, r: &Record<'_, '_>, st: &super::State) -> Result<Item, ReadError> {
+    fn local_symbol(&mut self, r: &Record<'_, '_>) -> Result<Item, ReadError> {
         let pos = r.pos;
         let Some((&id, chars)) = r.ops.split_first() else {
             return Err(err(pos, Rule::RecordLength, "Symbol table entry expects an id and a name"));
         };
-        let name = name_bytes(st, pos, chars)?;
+        let name = name_bytes(pos, chars)?;
         let entry = match r.code {
             sc::ENTRY => {
                 if id >= u64::from(self.next_value) {
@@ -818,7 +818,9 @@ impl FnState {
 }
 
 impl<L: Listener> Reader<'_, '_, L> {
-    pub(crate) fn function_block(&mut self, enter: Enter) -> Result<(), ReadError> {
+    /// The checks made on entering a function block, before its body is read: where it is
+    /// in the module, and which defined function it belongs to. Returns that function.
+    pub(crate) fn function_block_start(&mut self, enter: &Enter) -> Result<u32, ReadError> {
         if self.st.stage < Stage::Globals && !self.st.opts.lenient_structure {
             return Err(self.st.err(enter.pos, Rule::ModuleOrder, "Function blocks must come after the globals block"));
         }
@@ -832,68 +834,188 @@ impl<L: Listener> Reader<'_, '_, L> {
             ));
         };
         self.st.bodies_read += 1;
-        self.check_width(&enter)?;
-        let sig = self.st.m.signature(func);
-        let block_bytes = u64::from(enter.length_words) * 4;
-        let space = ValueSpace {
-            functions: self.st.m.functions.len() as u32,
-            globals: self.st.m.globals.len() as u32,
-            params: sig.params.len() as u32,
-            consts: 0,
-        };
-        let record_layout = self.st.layout.is_some();
-        // Pre-size the body from the block's length (already checked against the data):
-        // real function blocks spend about five bytes per record.
-        let est = (block_bytes / 5) as usize + 4;
-        let body = FunctionBody {
-            insts: Vec::with_capacity(est),
-            num_params: sig.params.len() as u32,
-            local_types: {
-                let mut t = Vec::with_capacity(est * 3 / 4 + sig.params.len());
-                t.extend_from_slice(&sig.params);
-                t
-            },
-            operands: Vec::with_capacity(est / 2),
-            positions: if self.st.opts.positions { Vec::with_capacity(est) } else { Vec::new() },
-            ..FunctionBody::default()
-        };
-        let mut scratch = std::mem::take(&mut self.st.scratch);
-        scratch.params.clear();
-        scratch.params.extend_from_slice(&sig.params);
-        scratch.forward.clear();
-        scratch.phi_checks.clear();
-        self.st.f = Some(FnState {
-            func,
-            ret: sig.ret,
-            params: scratch.params,
-            space,
-            body,
-            next_value: space.first_inst(),
-            forward: scratch.forward,
-            forward_used: 0,
-            blocks_done: 0,
-            declared: false,
-            constants_done: false,
-            inst_seen: false,
-            phi_allowed: true,
-            max_records: block_bytes * 4,
-            block_bytes,
-            constants_layout: None,
-            symtab_layout: None,
-            symtab_done: false,
-            phi_checks: scratch.phi_checks,
-        });
+        self.check_width(enter)?;
         if let Some(p) = &mut self.st.m.positions {
             p.bodies.insert(func, enter.pos);
         }
-        self.st.blocks.push(BlockCtx::Function(func));
-        self.listen_enter(&enter);
-        let mut layout = record_layout.then(|| BlockLayout {
+        Ok(func)
+    }
+
+    /// Reads a function block in place.
+    pub(crate) fn function_block(&mut self, enter: Enter) -> Result<(), ReadError> {
+        let func = self.function_block_start(&enter)?;
+        let mut scratch = std::mem::take(&mut self.st.scratch);
+        let env = BodyEnv {
+            m: &self.st.m,
+            intrinsics: &self.st.intrinsics,
+            opts: self.st.opts,
+            record_layout: self.st.layout.is_some(),
+        };
+        let body = read_body(&mut self.c, &env, func, &enter, &mut scratch, self.l)?;
+        self.st.scratch = scratch;
+        self.st.m.functions[func as usize].body = Some(body);
+        Ok(())
+    }
+}
+
+/// What reading a function block needs besides its cursor: the module read up to its
+/// function blocks, and the options. Shared by the in-place reader and parallel readers.
+pub(crate) struct BodyEnv<'m> {
+    pub m: &'m Module,
+    pub intrinsics: &'m [Option<&'static Intrinsic>],
+    pub opts: ReadOptions,
+    pub record_layout: bool,
+}
+
+/// Reads the body of the function block of `func` just entered (`c` is inside it): the
+/// `blocks` record, constants, instructions and local symbol table, up to its END_BLOCK.
+pub(crate) fn read_body<L: Listener>(
+    c: &mut Cursor<'_>,
+    env: &BodyEnv<'_>,
+    func: u32,
+    enter: &Enter,
+    scratch: &mut Scratch,
+    l: &mut L,
+) -> Result<FunctionBody, ReadError> {
+    let m = env.m;
+    let sig = m.signature(func);
+    let block_bytes = u64::from(enter.length_words) * 4;
+    let space = ValueSpace {
+        functions: m.functions.len() as u32,
+        globals: m.globals.len() as u32,
+        params: sig.params.len() as u32,
+        consts: 0,
+    };
+    // Pre-size the body from the block's length (already checked against the data): real
+    // function blocks spend about five bytes per record.
+    let est = (block_bytes / 5) as usize + 4;
+    let body = FunctionBody {
+        insts: Vec::with_capacity(est),
+        num_params: sig.params.len() as u32,
+        local_types: {
+            let mut t = Vec::with_capacity(est * 3 / 4 + sig.params.len());
+            t.extend_from_slice(&sig.params);
+            t
+        },
+        operands: Vec::with_capacity(est / 2),
+        positions: if env.opts.positions { Vec::with_capacity(est) } else { Vec::new() },
+        ..FunctionBody::default()
+    };
+    let mut params = std::mem::take(&mut scratch.params);
+    params.clear();
+    params.extend_from_slice(&sig.params);
+    let mut forward = std::mem::take(&mut scratch.forward);
+    forward.clear();
+    let mut phi_checks = std::mem::take(&mut scratch.phi_checks);
+    phi_checks.clear();
+    let f = FnState {
+        func,
+        ret: sig.ret,
+        params,
+        space,
+        body,
+        next_value: space.first_inst(),
+        forward,
+        forward_used: 0,
+        blocks_done: 0,
+        declared: false,
+        constants_done: false,
+        inst_seen: false,
+        phi_allowed: true,
+        max_records: block_bytes * 4,
+        block_bytes,
+        constants_layout: None,
+        symtab_layout: None,
+        symtab_done: false,
+        phi_checks,
+    };
+    let mut r = BodyReader { c, env, f, l };
+    let result = r.function(enter);
+    let f = r.f;
+    *scratch = Scratch { params: f.params, forward: f.forward, phi_checks: f.phi_checks };
+    result.map(|()| f.body)
+}
+
+/// Reads one function block.
+struct BodyReader<'c, 'a, 'e, 'm, 'l, L: Listener> {
+    c: &'c mut Cursor<'a>,
+    env: &'e BodyEnv<'m>,
+    f: FnState,
+    l: &'l mut L,
+}
+
+/// A listener's view of a function body being read.
+fn body_view<'v>(env: &BodyEnv<'v>, f: &'v FnState, global_abbrevs: usize, block_id: u32) -> View<'v> {
+    View {
+        module: env.m,
+        function: Some(f.func),
+        body: Some(&f.body),
+        space: f.space,
+        global_abbrevs,
+        block_id: Some(block_id),
+    }
+}
+
+/// Tells the listener about a refused record and attaches it to the error.
+#[cold]
+fn reject<L: Listener>(
+    l: &mut L,
+    env: &BodyEnv<'_>,
+    f: &FnState,
+    e: ReadError,
+    r: &Record<'_, '_>,
+    global_abbrevs: usize,
+    ctx: BlockCtx,
+) -> ReadError {
+    let block_id = match ctx {
+        BlockCtx::Constants(_) => block::CONSTANTS,
+        BlockCtx::FunctionSymtab(_) => block::VALUESYMTAB,
+        _ => block::FUNCTION,
+    };
+    if L::ACTIVE {
+        l.rejected(&body_view(env, f, global_abbrevs, block_id), r);
+    }
+    attach_record(e, r, Some(ctx))
+}
+
+impl<L: Listener> BodyReader<'_, '_, '_, '_, '_, L> {
+    fn abbrev(&mut self, layout: &mut Option<BlockLayout>, block_id: u32) -> Result<(), ReadError> {
+        let pos = self.c.last_pos();
+        let (abbrev, target) = self.c.defined();
+        let abbrev = abbrev.clone();
+        check_local_abbrev(self.c, layout, pos, &abbrev)?;
+        if L::ACTIVE {
+            let v = body_view(self.env, &self.f, self.c.num_global_abbrevs(), block_id);
+            self.l.abbrev(&v, pos, &abbrev, target);
+        }
+        Ok(())
+    }
+
+    fn listen_enter(&mut self, e: &Enter, block_id: u32) {
+        if L::ACTIVE {
+            let v = body_view(self.env, &self.f, self.c.num_global_abbrevs(), block_id);
+            self.l.enter(&v, e);
+        }
+    }
+
+    fn listen_exit(&mut self, pos: BitPos, block_id: u32) {
+        if L::ACTIVE {
+            let v = body_view(self.env, &self.f, self.c.num_global_abbrevs(), block_id);
+            self.l.exit(&v, pos);
+        }
+    }
+
+    fn function(&mut self, enter: &Enter) -> Result<(), ReadError> {
+        let func = self.f.func;
+        self.listen_enter(enter, block::FUNCTION);
+        let est = self.f.body.insts.capacity();
+        let mut layout = self.env.record_layout.then(|| BlockLayout {
             abbrev_width: enter.abbrev_width,
             items: Vec::with_capacity(est),
             abbrevs: Vec::new(),
         });
-        let positions = self.st.opts.positions;
+        let positions = self.env.opts.positions;
+        let cx = Ctx { m: self.env.m, intrinsics: self.env.intrinsics, defer_abi: self.env.opts.defer_abi };
         loop {
             let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
             match self.c.step()? {
@@ -902,24 +1024,30 @@ impl<L: Listener> Reader<'_, '_, L> {
                     if let Some(l) = &mut layout {
                         l.items.push(r.abbrev_id as u16);
                     }
-                    let st = &mut self.st;
-                    let f = st.f.as_mut().expect("in a function");
-                    let cx = Ctx { m: &st.m, intrinsics: &st.intrinsics, defer_abi: st.opts.defer_abi };
-                    let index = match f.record(&cx, &r) {
+                    let index = match self.f.record(&cx, &r) {
                         Ok(index) => index,
-                        Err(e) => return Err(reject(self.l, &self.st, e, &r, global_abbrevs, block::FUNCTION)),
+                        Err(e) => {
+                            return Err(reject(
+                                self.l,
+                                self.env,
+                                &self.f,
+                                e,
+                                &r,
+                                global_abbrevs,
+                                BlockCtx::Function(func),
+                            ));
+                        }
                     };
                     if positions && index != DECLARE_BLOCKS {
-                        f.body.positions.push(r.pos);
+                        self.f.body.positions.push(r.pos);
                     }
                     if L::ACTIVE {
                         let item = if index == DECLARE_BLOCKS {
-                            Item::DeclareBlocks(f.body.num_blocks)
+                            Item::DeclareBlocks(self.f.body.num_blocks)
                         } else {
                             Item::Inst(index)
                         };
-                        let v = self.st.view(global_abbrevs, Some(block::FUNCTION));
-                        self.l.record(&v, &r, item);
+                        self.l.record(&body_view(self.env, &self.f, global_abbrevs, block::FUNCTION), &r, item);
                     }
                 }
                 Step::Enter => {
@@ -928,10 +1056,10 @@ impl<L: Listener> Reader<'_, '_, L> {
                         l.items.push(ITEM_BLOCK);
                     }
                     match e.block_id {
-                        block::CONSTANTS => self.constants_block(e)?,
-                        block::VALUESYMTAB => self.function_symtab_block(e)?,
+                        block::CONSTANTS => self.constants(e)?,
+                        block::VALUESYMTAB => self.symtab(e)?,
                         id => {
-                            return Err(self.st.err(
+                            return Err(ReadError::new(
                                 e.pos,
                                 Rule::UnknownBlock,
                                 format!("Don't know how to parse block {id}, when in block {}", block::FUNCTION),
@@ -939,15 +1067,10 @@ impl<L: Listener> Reader<'_, '_, L> {
                         }
                     }
                 }
-                Step::Abbrev => {
-                    let pos = self.c.last_pos();
-                    let (abbrev, target) = self.c.defined();
-                    let abbrev = abbrev.clone();
-                    self.local_abbrev(&mut layout, pos, abbrev, target)?;
-                }
+                Step::Abbrev => self.abbrev(&mut layout, block::FUNCTION)?,
                 Step::Exit => {
                     let pos = self.c.last_pos();
-                    let f = self.st.f.as_mut().expect("in a function");
+                    let f = &mut self.f;
                     f.finish(pos).map_err(|mut e| {
                         e.block = Some(BlockCtx::Function(func).to_string());
                         e
@@ -959,12 +1082,7 @@ impl<L: Listener> Reader<'_, '_, L> {
                             symtab: f.symtab_layout.take(),
                         }));
                     }
-                    self.listen_exit(pos);
-                    let f = self.st.f.take().expect("in a function");
-                    self.st.scratch =
-                        super::state::Scratch { params: f.params, forward: f.forward, phi_checks: f.phi_checks };
-                    self.st.m.functions[func as usize].body = Some(f.body);
-                    self.st.blocks.pop();
+                    self.listen_exit(pos, block::FUNCTION);
                     return Ok(());
                 }
                 Step::End => unreachable!("inside a block"),
@@ -972,30 +1090,29 @@ impl<L: Listener> Reader<'_, '_, L> {
         }
     }
 
-    fn constants_block(&mut self, enter: Enter) -> Result<(), ReadError> {
-        let f = self.st.f.as_ref().expect("in a function");
+    fn constants(&mut self, enter: Enter) -> Result<(), ReadError> {
+        let f = &self.f;
         if f.constants_done || f.inst_seen {
-            return Err(self.st.err(
+            return Err(ReadError::new(
                 enter.pos,
                 Rule::ConstantsOrder,
                 "A function's constants block must come before its instructions, once",
             ));
         }
-        self.check_width(&enter)?;
-        let func = self.st.f.as_ref().expect("in a function").func;
-        self.st.blocks.push(BlockCtx::Constants(func));
-        self.listen_enter(&enter);
+        check_width(self.c, &enter)?;
+        let func = f.func;
+        self.listen_enter(&enter, block::CONSTANTS);
         // Constants records take about three bytes each; the length was checked against the
         // data when the block was entered.
         let est = (u64::from(enter.length_words) * 4 / 3) as usize + 2;
-        let f = self.st.f.as_mut().expect("in a function");
-        f.body.constants.reserve(est);
-        f.body.local_types.reserve(est);
-        let mut layout = self.st.layout.is_some().then(|| BlockLayout {
+        self.f.body.constants.reserve(est);
+        self.f.body.local_types.reserve(est);
+        let mut layout = self.env.record_layout.then(|| BlockLayout {
             abbrev_width: enter.abbrev_width,
             items: Vec::with_capacity(est),
             abbrevs: Vec::new(),
         });
+        let cx = Ctx { m: self.env.m, intrinsics: self.env.intrinsics, defer_abi: self.env.opts.defer_abi };
         let mut cur = None;
         loop {
             let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
@@ -1005,27 +1122,28 @@ impl<L: Listener> Reader<'_, '_, L> {
                     if let Some(l) = &mut layout {
                         l.items.push(r.abbrev_id as u16);
                     }
-                    let st = &mut self.st;
-                    let f = st.f.as_mut().expect("in a function");
-                    let cx = Ctx { m: &st.m, intrinsics: &st.intrinsics, defer_abi: st.opts.defer_abi };
-                    let item = match f.constant(&cx, &r, &mut cur) {
+                    let item = match self.f.constant(&cx, &r, &mut cur) {
                         Ok(item) => item,
-                        Err(e) => return Err(reject(self.l, &self.st, e, &r, global_abbrevs, block::CONSTANTS)),
+                        Err(e) => {
+                            return Err(reject(
+                                self.l,
+                                self.env,
+                                &self.f,
+                                e,
+                                &r,
+                                global_abbrevs,
+                                BlockCtx::Constants(func),
+                            ));
+                        }
                     };
                     if L::ACTIVE {
-                        let v = self.st.view(global_abbrevs, Some(block::CONSTANTS));
-                        self.l.record(&v, &r, item);
+                        self.l.record(&body_view(self.env, &self.f, global_abbrevs, block::CONSTANTS), &r, item);
                     }
                 }
-                Step::Abbrev => {
-                    let pos = self.c.last_pos();
-                    let (abbrev, target) = self.c.defined();
-                    let abbrev = abbrev.clone();
-                    self.local_abbrev(&mut layout, pos, abbrev, target)?;
-                }
+                Step::Abbrev => self.abbrev(&mut layout, block::CONSTANTS)?,
                 Step::Enter => {
                     let e = self.c.entered();
-                    return Err(self.st.err(
+                    return Err(ReadError::new(
                         e.pos,
                         Rule::UnknownBlock,
                         format!("Don't know how to parse block {}, when in block {}", e.block_id, block::CONSTANTS),
@@ -1033,14 +1151,13 @@ impl<L: Listener> Reader<'_, '_, L> {
                 }
                 Step::Exit => {
                     let pos = self.c.last_pos();
-                    let f = self.st.f.as_mut().expect("in a function");
+                    let f = &mut self.f;
                     f.constants_done = true;
                     f.space.consts = f.body.constants.len() as u32;
                     f.body.local_types.extend(f.body.constants.iter().map(|c| c.ty));
                     f.next_value = f.space.first_inst();
                     f.constants_layout = layout;
-                    self.listen_exit(pos);
-                    self.st.blocks.pop();
+                    self.listen_exit(pos, block::CONSTANTS);
                     return Ok(());
                 }
                 Step::End => unreachable!("inside a block"),
@@ -1048,24 +1165,23 @@ impl<L: Listener> Reader<'_, '_, L> {
         }
     }
 
-    fn function_symtab_block(&mut self, enter: Enter) -> Result<(), ReadError> {
-        let f = self.st.f.as_ref().expect("in a function");
+    fn symtab(&mut self, enter: Enter) -> Result<(), ReadError> {
+        let f = &self.f;
         if f.symtab_done {
-            return Err(self.st.err(enter.pos, Rule::UnknownBlock, "Duplicate valuesymtab in function"));
+            return Err(ReadError::new(enter.pos, Rule::UnknownBlock, "Duplicate valuesymtab in function"));
         }
         if !f.declared {
-            return Err(self.st.err(
+            return Err(ReadError::new(
                 enter.pos,
                 Rule::DeclareBlocks,
                 "The function block must start with a `blocks` record",
             ));
         }
-        self.check_width(&enter)?;
-        let func = self.st.f.as_ref().expect("in a function").func;
-        self.st.blocks.push(BlockCtx::FunctionSymtab(func));
-        self.listen_enter(&enter);
-        let mut layout = self.st.layout.is_some().then(|| BlockLayout::new(enter.abbrev_width));
-        self.st.f.as_mut().expect("in a function").body.symtab.get_or_insert_with(Vec::new);
+        check_width(self.c, &enter)?;
+        let func = f.func;
+        self.listen_enter(&enter, block::VALUESYMTAB);
+        let mut layout = self.env.record_layout.then(|| BlockLayout::new(enter.abbrev_width));
+        self.f.body.symtab.get_or_insert_with(Vec::new);
         loop {
             let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
             match self.c.step()? {
@@ -1074,24 +1190,28 @@ impl<L: Listener> Reader<'_, '_, L> {
                     if let Some(l) = &mut layout {
                         l.items.push(r.abbrev_id as u16);
                     }
-                    let mut f = self.st.f.take().expect("in a function");
-                    let res = f.local_symbol(&r, &self.st);
-                    self.st.f = Some(f);
-                    let item = res.map_err(|e| reject(self.l, &self.st, e, &r, global_abbrevs, block::VALUESYMTAB))?;
+                    let item = match self.f.local_symbol(&r) {
+                        Ok(item) => item,
+                        Err(e) => {
+                            return Err(reject(
+                                self.l,
+                                self.env,
+                                &self.f,
+                                e,
+                                &r,
+                                global_abbrevs,
+                                BlockCtx::FunctionSymtab(func),
+                            ));
+                        }
+                    };
                     if L::ACTIVE {
-                        let v = self.st.view(global_abbrevs, Some(block::VALUESYMTAB));
-                        self.l.record(&v, &r, item);
+                        self.l.record(&body_view(self.env, &self.f, global_abbrevs, block::VALUESYMTAB), &r, item);
                     }
                 }
-                Step::Abbrev => {
-                    let pos = self.c.last_pos();
-                    let (abbrev, target) = self.c.defined();
-                    let abbrev = abbrev.clone();
-                    self.local_abbrev(&mut layout, pos, abbrev, target)?;
-                }
+                Step::Abbrev => self.abbrev(&mut layout, block::VALUESYMTAB)?,
                 Step::Enter => {
                     let e = self.c.entered();
-                    return Err(self.st.err(
+                    return Err(ReadError::new(
                         e.pos,
                         Rule::UnknownBlock,
                         format!("Don't know how to parse block {}, when in block {}", e.block_id, block::VALUESYMTAB),
@@ -1099,11 +1219,9 @@ impl<L: Listener> Reader<'_, '_, L> {
                 }
                 Step::Exit => {
                     let pos = self.c.last_pos();
-                    let f = self.st.f.as_mut().expect("in a function");
-                    f.symtab_done = true;
-                    f.symtab_layout = layout;
-                    self.listen_exit(pos);
-                    self.st.blocks.pop();
+                    self.f.symtab_done = true;
+                    self.f.symtab_layout = layout;
+                    self.listen_exit(pos, block::VALUESYMTAB);
                     return Ok(());
                 }
                 Step::End => unreachable!("inside a block"),

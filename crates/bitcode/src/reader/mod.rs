@@ -18,8 +18,6 @@ use crate::error::{ReadError, Rule};
 use crate::ir::{FunctionBody, Module, Ty, TypeId, ValueSpace};
 use pnacl_bitstream::{Abbrev, AbbrevTarget, BitPos, Enter, PexeHeader, Record};
 
-pub(crate) use state::State;
-
 /// How strict the reader is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct ReadOptions {
@@ -132,6 +130,21 @@ pub fn read(bytes: &[u8]) -> Result<Module, ReadError> {
 
 /// Reads a PNaCl bitcode file, reporting progress to `listener`.
 pub fn read_with(bytes: &[u8], options: ReadOptions, listener: &mut impl Listener) -> Result<Module, ReadError> {
+    let header = check_header(bytes)?;
+    module::read_file(bytes, header, options, listener)
+}
+
+/// Reads a PNaCl bitcode file like [`read_with`], with its function blocks read in
+/// parallel (rayon). The module, or the error (the first in file order), is the same.
+/// Not for [`ReadOptions::lenient_structure`], which this ignores.
+pub fn read_parallel(bytes: &[u8], options: ReadOptions) -> Result<Module, ReadError> {
+    let header = check_header(bytes)?;
+    let options = ReadOptions { lenient_structure: false, ..options };
+    module::read_parallel_file(bytes, header, options)
+}
+
+/// The checks made before the bitstream is read: length and header.
+fn check_header(bytes: &[u8]) -> Result<PexeHeader, ReadError> {
     if !bytes.len().is_multiple_of(4) {
         return Err(ReadError::new(
             BitPos(0),
@@ -149,5 +162,5 @@ pub fn read_with(bytes: &[u8], options: ReadOptions, listener: &mut impl Listene
         }
         return Err(ReadError::new(BitPos(0), Rule::Header, message));
     }
-    module::read_file(bytes, header, options, listener)
+    Ok(header)
 }

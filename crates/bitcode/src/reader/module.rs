@@ -10,7 +10,7 @@ use crate::ir::{
     Align, BlockLayout, BlockinfoItem, BlockinfoLayout, Function, Global, ITEM_ABBREV, ITEM_BLOCK, Init, Linkage,
     Module, ModulePositions, Signature, Symbol, Ty, TypeDef, ValueId,
 };
-use pnacl_bitstream::{Abbrev, AbbrevTarget, BitPos, Cursor, Enter, Op, PexeHeader, Record, Step};
+use pnacl_bitstream::{Abbrev, AbbrevTarget, BitPos, BlockInfo, Cursor, Enter, Op, PexeHeader, Record, Step};
 use std::collections::HashSet;
 
 /// Largest abbreviation-id width PNaCl allows.
@@ -22,6 +22,8 @@ pub(crate) struct Reader<'a, 'l, L: Listener> {
     pub c: Cursor<'a>,
     pub st: State,
     pub l: &'l mut L,
+    /// Set when function blocks are to be read later, in parallel.
+    pub deferred: Option<Deferred>,
 }
 
 pub(super) fn read_file<L: Listener>(
@@ -34,22 +36,72 @@ pub(super) fn read_file<L: Listener>(
     let c = Cursor::new(bytes, start, 2)?;
     let m =
         Module { header, positions: opts.positions.then(|| Box::new(ModulePositions::default())), ..Module::default() };
-    let mut r = Reader { c, st: State::new(opts, m), l: listener };
+    let mut r = Reader { c, st: State::new(opts, m), l: listener, deferred: None };
     r.top_level()?;
     let mut m = r.st.m;
     m.layout = r.st.layout.map(Box::new);
     Ok(m)
 }
 
+/// Function blocks left for [`read_parallel_file`]: the blockinfo they see, and each
+/// block's function and entry.
+pub(crate) struct Deferred {
+    blockinfo: Option<BlockInfo>,
+    blocks: Vec<(u32, Enter)>,
+}
+
+/// Reads the module sequentially but its function blocks in parallel (each block is
+/// independent once the module-level blocks before it are read). The error reported is the
+/// first in file order, as a sequential read would report it.
+pub(super) fn read_parallel_file(bytes: &[u8], header: PexeHeader, opts: ReadOptions) -> Result<Module, ReadError> {
+    use rayon::prelude::*;
+    let start = BitPos(header.raw.len() as u64 * 8);
+    let c = Cursor::new(bytes, start, 2)?;
+    let m =
+        Module { header, positions: opts.positions.then(|| Box::new(ModulePositions::default())), ..Module::default() };
+    let mut listener = super::NoListener;
+    let deferred = Deferred { blockinfo: None, blocks: Vec::new() };
+    let mut r = Reader { c, st: State::new(opts, m), l: &mut listener, deferred: Some(deferred) };
+    let top = r.top_level();
+    let Deferred { blockinfo, blocks } = r.deferred.take().expect("set above");
+    let env = super::function::BodyEnv {
+        m: &r.st.m,
+        intrinsics: &r.st.intrinsics,
+        opts,
+        record_layout: r.st.layout.is_some(),
+    };
+    let blockinfo = blockinfo.unwrap_or_default();
+    let bodies: Vec<Result<crate::ir::FunctionBody, ReadError>> = blocks
+        .par_iter()
+        .map_init(super::state::Scratch::default, |scratch, (func, enter)| {
+            let mut c = Cursor::in_block(bytes, enter, blockinfo.clone())?;
+            super::function::read_body(&mut c, &env, *func, enter, scratch, &mut super::NoListener)
+        })
+        .collect();
+    // Every deferred block comes before the point where the module scan stopped, so a
+    // sequential read meets an error inside one of them first.
+    for (body, (func, _)) in bodies.into_iter().zip(&blocks) {
+        r.st.m.functions[*func as usize].body = Some(body?);
+    }
+    top?;
+    let mut m = r.st.m;
+    m.layout = r.st.layout.map(Box::new);
+    Ok(m)
+}
+
 /// Checks an abbreviation against PNaCl's extra rules.
-pub(crate) fn check_pnacl_abbrev(st: &State, pos: BitPos, a: &Abbrev) -> Result<(), ReadError> {
+pub(crate) fn check_pnacl_abbrev(pos: BitPos, a: &Abbrev) -> Result<(), ReadError> {
     for op in a.ops() {
         match *op {
             Op::Blob => {
-                return Err(st.err(pos, Rule::AbbrevOperand, "Blob abbreviations are not allowed in PNaCl bitcode"));
+                return Err(ReadError::new(
+                    pos,
+                    Rule::AbbrevOperand,
+                    "Blob abbreviations are not allowed in PNaCl bitcode",
+                ));
             }
             Op::Fixed(w) | Op::Vbr(w) if w > 32 => {
-                return Err(st.err(
+                return Err(ReadError::new(
                     pos,
                     Rule::AbbrevOperand,
                     format!("Abbreviation operand width {w} is larger than 32"),
@@ -61,29 +113,50 @@ pub(crate) fn check_pnacl_abbrev(st: &State, pos: BitPos, a: &Abbrev) -> Result<
     Ok(())
 }
 
+/// Checks a block's abbreviation-id width after entering it (`c` inside the block).
+pub(crate) fn check_width(c: &Cursor<'_>, e: &Enter) -> Result<(), ReadError> {
+    if e.abbrev_width > MAX_PNACL_ABBREV_WIDTH {
+        return Err(ReadError::new(
+            e.pos,
+            Rule::AbbrevWidth,
+            format!("Abbreviation index width {} is larger than 16", e.abbrev_width),
+        ));
+    }
+    check_abbrev_count(e.pos, e.abbrev_width, c.abbrevs().len())
+}
+
+/// Checks that `count` abbreviations fit in `width`-bit abbreviation ids.
+pub(crate) fn check_abbrev_count(pos: BitPos, width: u32, count: usize) -> Result<(), ReadError> {
+    if (count as u64 + 4) > (1u64 << width) {
+        return Err(ReadError::new(
+            pos,
+            Rule::AbbrevWidth,
+            format!("{count} abbreviations don't fit in {width}-bit abbreviation ids"),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a local abbreviation just defined in the cursor's block and records it.
+pub(crate) fn check_local_abbrev(
+    c: &Cursor<'_>,
+    layout: &mut Option<BlockLayout>,
+    pos: BitPos,
+    abbrev: &std::sync::Arc<Abbrev>,
+) -> Result<(), ReadError> {
+    check_pnacl_abbrev(pos, abbrev)?;
+    check_abbrev_count(pos, c.abbrev_width(), c.abbrevs().len())?;
+    if let Some(l) = layout {
+        l.items.push(ITEM_ABBREV);
+        l.abbrevs.push(abbrev.clone());
+    }
+    Ok(())
+}
+
 impl<L: Listener> Reader<'_, '_, L> {
     /// Checks a block's abbreviation-id width after entering it.
     pub(crate) fn check_width(&self, e: &Enter) -> Result<(), ReadError> {
-        if e.abbrev_width > MAX_PNACL_ABBREV_WIDTH {
-            return Err(self.st.err(
-                e.pos,
-                Rule::AbbrevWidth,
-                format!("Abbreviation index width {} is larger than 16", e.abbrev_width),
-            ));
-        }
-        self.check_abbrev_count(e.pos, e.abbrev_width, self.c.abbrevs().len())
-    }
-
-    /// Checks that `count` abbreviations fit in `width`-bit abbreviation ids.
-    pub(crate) fn check_abbrev_count(&self, pos: BitPos, width: u32, count: usize) -> Result<(), ReadError> {
-        if (count as u64 + 4) > (1u64 << width) {
-            return Err(self.st.err(
-                pos,
-                Rule::AbbrevWidth,
-                format!("{count} abbreviations don't fit in {width}-bit abbreviation ids"),
-            ));
-        }
-        Ok(())
+        check_width(&self.c, e)
     }
 
     /// Handles a local abbreviation definition in the current block.
@@ -94,12 +167,7 @@ impl<L: Listener> Reader<'_, '_, L> {
         abbrev: std::sync::Arc<Abbrev>,
         target: AbbrevTarget,
     ) -> Result<(), ReadError> {
-        check_pnacl_abbrev(&self.st, pos, &abbrev)?;
-        self.check_abbrev_count(pos, self.c.abbrev_width(), self.c.abbrevs().len())?;
-        if let Some(l) = layout {
-            l.items.push(ITEM_ABBREV);
-            l.abbrevs.push(abbrev.clone());
-        }
+        check_local_abbrev(&self.c, layout, pos, &abbrev)?;
         if L::ACTIVE {
             let v = self.st.view(self.c.num_global_abbrevs(), self.c.block_id());
             self.l.abbrev(&v, pos, &abbrev, target);
@@ -214,6 +282,15 @@ impl<L: Listener> Reader<'_, '_, L> {
                         block::TYPES => self.types_block(e)?,
                         block::GLOBALS => self.globals_block(e)?,
                         block::VALUESYMTAB => self.module_symtab_block(e)?,
+                        block::FUNCTION if self.deferred.is_some() => {
+                            let func = self.function_block_start(&e)?;
+                            let d = self.deferred.as_mut().expect("checked");
+                            if d.blockinfo.is_none() {
+                                d.blockinfo = Some(self.c.blockinfo().clone());
+                            }
+                            d.blocks.push((func, e));
+                            self.c.skip_block()?;
+                        }
                         block::FUNCTION => self.function_block(e)?,
                         id => {
                             return Err(self.st.err(
@@ -290,7 +367,7 @@ impl<L: Listener> Reader<'_, '_, L> {
                     let pos = self.c.last_pos();
                     let (abbrev, t) = self.c.defined();
                     let abbrev = abbrev.clone();
-                    check_pnacl_abbrev(&self.st, pos, &abbrev)?;
+                    check_pnacl_abbrev(pos, &abbrev)?;
                     if let (Some(id), AbbrevTarget::Global { index, .. }) = (target, t) {
                         // Every block of this id will see this many global abbreviations.
                         let count = index as u64 + 1;
@@ -582,7 +659,12 @@ pub(crate) fn reject<L: Listener>(
     with_record(e, r, st)
 }
 
-fn with_record(mut e: ReadError, r: &Record<'_, '_>, st: &State) -> ReadError {
+fn with_record(e: ReadError, r: &Record<'_, '_>, st: &State) -> ReadError {
+    attach_record(e, r, st.blocks.last().copied())
+}
+
+/// Attaches the record at fault, and the block it is in, to an error that has none.
+pub(crate) fn attach_record(mut e: ReadError, r: &Record<'_, '_>, block: Option<BlockCtx>) -> ReadError {
     if e.record.is_none() {
         let mut s = format!("{}: <{}", r.abbrev_id, r.code);
         for v in r.ops.iter().take(16) {
@@ -595,7 +677,7 @@ fn with_record(mut e: ReadError, r: &Record<'_, '_>, st: &State) -> ReadError {
         e.record = Some(s);
     }
     if e.block.is_none() {
-        e.block = st.blocks.last().map(|b| b.to_string());
+        e.block = block.map(|b| b.to_string());
     }
     e
 }
@@ -1056,7 +1138,7 @@ impl State {
                 format!("Symbol table entry names undefined value {value} (module has {limit} values)"),
             ));
         }
-        let name = name_bytes(self, r.pos, chars)?;
+        let name = name_bytes(r.pos, chars)?;
         if (value as usize) < self.m.functions.len() && abi::is_intrinsic_name(&name) {
             self.check_intrinsic(r.pos, value as u32, &name)?;
         }
@@ -1126,11 +1208,12 @@ impl State {
 }
 
 /// Converts name characters to bytes.
-pub(crate) fn name_bytes(st: &State, pos: BitPos, chars: &[u64]) -> Result<Vec<u8>, ReadError> {
+pub(crate) fn name_bytes(pos: BitPos, chars: &[u64]) -> Result<Vec<u8>, ReadError> {
     chars
         .iter()
         .map(|&c| {
-            u8::try_from(c).map_err(|_| st.err(pos, Rule::Symtab, format!("Invalid character {c} in symbol name")))
+            u8::try_from(c)
+                .map_err(|_| ReadError::new(pos, Rule::Symtab, format!("Invalid character {c} in symbol name")))
         })
         .collect()
 }

@@ -1,0 +1,125 @@
+//! `pnacl check`: the PNaCl ABI verifier.
+
+use pnacl_bitcode::{Module, ReadError, ReadOptions, read_parallel};
+use pnacl_verify::{Diagnostic, Location};
+use serde_json::json;
+use std::path::PathBuf;
+
+/// Output formats of `pnacl check`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// One line per violation: `FILE: function NAME (@fN): block %bK: instruction %vJ: message`.
+    Text,
+    /// A JSON array of diagnostics.
+    Json,
+}
+
+/// Arguments of `pnacl check`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The pexes to check.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Print nothing: the exit status says it all (0 clean, 1 ABI violations, 2 unreadable).
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// What checking one file found.
+enum Outcome {
+    Clean,
+    Violations(Module, Vec<Diagnostic>),
+    Unreadable(String, Option<ReadError>),
+}
+
+fn check_file(path: &PathBuf) -> Outcome {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => return Outcome::Unreadable(e.to_string(), None),
+    };
+    let options = ReadOptions { defer_abi: true, positions: true, no_layout: true, ..ReadOptions::default() };
+    let module = match read_parallel(&bytes, options) {
+        Ok(m) => m,
+        Err(e) => return Outcome::Unreadable(e.to_string(), Some(e)),
+    };
+    let diagnostics = pnacl_verify::verify(&module);
+    if diagnostics.is_empty() { Outcome::Clean } else { Outcome::Violations(module, diagnostics) }
+}
+
+/// Runs the command; returns the process exit status.
+pub fn run(args: &Args) -> i32 {
+    use rayon::prelude::*;
+    let mut status = 0;
+    let mut json_out = Vec::new();
+    // Files are checked in parallel too; results are reported in the order given.
+    let outcomes: Vec<Outcome> = args.files.par_iter().map(check_file).collect();
+    for (path, outcome) in args.files.iter().zip(outcomes) {
+        let file = path.display().to_string();
+        match outcome {
+            Outcome::Clean => {}
+            Outcome::Violations(m, diagnostics) => {
+                status = status.max(1);
+                for d in &diagnostics {
+                    match args.format {
+                        Format::Text if !args.quiet => println!("{file}: {} [{}]", d.describe(&m), d.rule),
+                        Format::Json => json_out.push(diagnostic_json(&file, &m, d)),
+                        Format::Text => {}
+                    }
+                }
+            }
+            Outcome::Unreadable(message, error) => {
+                status = 2;
+                match args.format {
+                    Format::Text if !args.quiet => {
+                        let rule = error.as_ref().map(|e| format!(" [{}]", e.rule.id())).unwrap_or_default();
+                        eprintln!("{file}: {message}{rule}");
+                    }
+                    Format::Json => json_out.push(json!({
+                        "file": file,
+                        "unreadable": true,
+                        "rule": error.as_ref().map(|e| e.rule.id()),
+                        "message": error.as_ref().map_or(message.clone(), |e| e.message.clone()),
+                        "bit": error.as_ref().map(|e| e.pos.0),
+                        "position": error.as_ref().map(|e| e.pos.to_string()),
+                    })),
+                    Format::Text => {}
+                }
+            }
+        }
+    }
+    if args.format == Format::Json && !args.quiet {
+        println!("{}", serde_json::to_string_pretty(&json_out).unwrap_or_default());
+    }
+    status
+}
+
+fn diagnostic_json(file: &str, m: &Module, d: &Diagnostic) -> serde_json::Value {
+    let names = m.names();
+    let (function, block, instruction) = match &d.location {
+        Location::Function(f) => (Some(*f), None, None),
+        Location::Instruction { function, block, index, value, opcode } => {
+            let inst = match value {
+                Some(v) => json!({ "index": index, "value": format!("%v{v}") }),
+                None => json!({ "index": index, "opcode": opcode }),
+            };
+            (Some(*function), Some(*block), Some(inst))
+        }
+        _ => (None, None, None),
+    };
+    json!({
+        "file": file,
+        "rule": d.rule.id(),
+        "message": d.message,
+        "location": d.location.to_string(),
+        "function": function.map(|f| json!({ "id": format!("@f{f}"), "name": names.function(f) })),
+        "block": block.map(|b| format!("%b{b}")),
+        "instruction": instruction,
+        "global": match d.location { Location::Global(g) => Some(format!("@g{g}")), _ => None },
+        "type": match d.location { Location::Type(t) => Some(format!("@t{t}")), _ => None },
+        "bit": d.pos.map(|p| p.0),
+        "position": d.pos.map(|p| p.to_string()),
+    })
+}
