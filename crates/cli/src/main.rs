@@ -7,6 +7,7 @@ mod dis;
 mod names;
 mod output;
 mod rewrite;
+mod run;
 
 use clap::{Parser, Subcommand};
 
@@ -30,6 +31,8 @@ enum Command {
     Dis(dis::Args),
     /// Assemble PNaClAsm (or a listing, or textual records) into a pexe.
     Asm(asm::Args),
+    /// Translate a command-line pexe to native code and run it in a sandbox.
+    Run(run::Args),
 }
 
 fn main() {
@@ -40,6 +43,7 @@ fn main() {
         Command::Asm(a) => asm::run(a),
         Command::Dis(a) => dis::run(a),
         Command::Check(a) => check::run(a),
+        Command::Run(a) => run::run(a),
     };
     std::process::exit(status);
 }
