@@ -40,13 +40,23 @@ fn check_file(path: &PathBuf) -> Outcome {
         Ok(b) => b,
         Err(e) => return Outcome::Unreadable(e.to_string(), None),
     };
-    let options = ReadOptions { defer_abi: true, positions: true, no_layout: true, ..ReadOptions::default() };
+    // Bit positions are only needed to report violations: a module that has some is read
+    // again with them.
+    let options = ReadOptions { defer_abi: true, no_layout: true, ..ReadOptions::default() };
     let module = match read_parallel(&bytes, options) {
         Ok(m) => m,
         Err(e) => return Outcome::Unreadable(e.to_string(), Some(e)),
     };
-    let diagnostics = pnacl_verify::verify(&module);
-    if diagnostics.is_empty() { Outcome::Clean } else { Outcome::Violations(module, diagnostics) }
+    if pnacl_verify::verify(&module).is_empty() {
+        return Outcome::Clean;
+    }
+    match read_parallel(&bytes, ReadOptions { positions: true, ..options }) {
+        Ok(module) => {
+            let diagnostics = pnacl_verify::verify(&module);
+            Outcome::Violations(module, diagnostics)
+        }
+        Err(e) => Outcome::Unreadable(e.to_string(), Some(e)),
+    }
 }
 
 /// Runs the command; returns the process exit status.

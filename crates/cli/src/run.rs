@@ -86,8 +86,9 @@ fn load(path: &PathBuf) -> Result<(Module, usize), String> {
         let text = String::from_utf8(bytes).map_err(|_| "neither a pexe nor PNaClAsm text".to_string())?;
         pnacl_text::asm::assemble(&text).map_err(|e| e.render(&path.display().to_string()))?
     };
-    let module =
-        read_parallel(&bytes, ReadOptions { no_layout: true, ..ReadOptions::default() }).map_err(|e| e.to_string())?;
+    // ABI rules are left to the verifier, which reports all of them with their rule ids.
+    let options = ReadOptions { defer_abi: true, no_layout: true, ..ReadOptions::default() };
+    let module = read_parallel(&bytes, options).map_err(|e| e.to_string())?;
     Ok((module, bytes.len()))
 }
 

@@ -16,12 +16,7 @@ fn main() {
                 continue;
             }
         };
-        let config = pnacl_codegen::Config {
-            mem_base: 0x1000_0000_0000,
-            table_addr: 0x2000_0000_0000,
-            table_len: m.functions.len() as u32 + 60,
-            host_fns: vec![0x3000_0000; 16],
-        };
+        let config = pnacl_codegen::Config::unplaced(&m, false);
         let t0 = std::time::Instant::now();
         match pnacl_codegen::translate(&m, &config, &[]) {
             Ok(t) => {

@@ -173,6 +173,10 @@ pub enum TrapKind {
     MemoryIntrinsicOutOfBounds,
     /// `longjmp` to a buffer that no live `setjmp` frame of this thread set.
     BadLongjmp,
+    /// A store to read-only guest memory (constants, or pages mapped without write access).
+    /// Translated code has no trap code for it: the runtime tells it from
+    /// [`TrapKind::MemoryOutOfBounds`] by the page.
+    ReadOnlyMemory,
 }
 
 impl TrapKind {
@@ -190,6 +194,7 @@ impl TrapKind {
             TrapKind::BadSignature => TrapCode::unwrap_user(5),
             TrapKind::MemoryIntrinsicOutOfBounds => TrapCode::unwrap_user(6),
             TrapKind::BadLongjmp => TrapCode::unwrap_user(7),
+            TrapKind::ReadOnlyMemory => TrapCode::unwrap_user(8),
         }
     }
 
@@ -199,7 +204,7 @@ impl TrapKind {
     }
 
     /// Every kind.
-    pub const ALL: [TrapKind; 11] = [
+    pub const ALL: [TrapKind; 12] = [
         TrapKind::MemoryOutOfBounds,
         TrapKind::DivideByZero,
         TrapKind::IntegerOverflow,
@@ -211,6 +216,7 @@ impl TrapKind {
         TrapKind::BadSignature,
         TrapKind::MemoryIntrinsicOutOfBounds,
         TrapKind::BadLongjmp,
+        TrapKind::ReadOnlyMemory,
     ];
 
     /// What the trap message says.
@@ -227,6 +233,7 @@ impl TrapKind {
             TrapKind::BadSignature => "indirect call signature mismatch",
             TrapKind::MemoryIntrinsicOutOfBounds => "memory intrinsic out of bounds",
             TrapKind::BadLongjmp => "longjmp to an invalid jmp_buf",
+            TrapKind::ReadOnlyMemory => "write to read-only memory",
         }
     }
 }

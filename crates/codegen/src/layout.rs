@@ -6,30 +6,44 @@ use pnacl_bitcode::Module;
 use pnacl_bitcode::ir::{Init, ValueId};
 
 /// The addresses of a module's globals.
+///
+/// Variables come first; constants follow from the next page boundary, so that the
+/// runtime can make their pages read-only once they are initialized (a guest store to a
+/// constant faults, as it would natively).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GuestLayout {
     /// The address of each global, `@gN`.
     pub globals: Vec<u32>,
+    /// Where the constants start (page-aligned); `data_end` if there are none.
+    pub constants_start: u32,
     /// The first address after the globals.
     pub data_end: u32,
 }
 
 impl GuestLayout {
-    /// Lays the globals out from [`memory::GLOBALS_START`], in order, each at its alignment.
+    /// Lays the globals out from [`memory::GLOBALS_START`], each at its alignment:
+    /// variables, then constants.
     pub fn new(m: &Module) -> Result<Self, String> {
         let mut at = u64::from(memory::GLOBALS_START);
         let limit = u64::from(memory::MAIN_STACK_TOP - memory::MAIN_STACK_SIZE) / 2;
-        let mut globals = Vec::with_capacity(m.globals.len());
-        for (i, g) in m.globals.iter().enumerate() {
-            let align = u64::from(g.align.bytes().max(1));
-            at = at.div_ceil(align) * align;
-            globals.push(at as u32);
-            at += g.size();
-            if at > limit {
-                return Err(format!("the globals do not fit in guest memory (at @g{i}: {at} bytes)"));
+        let mut globals = vec![0; m.globals.len()];
+        let mut constants_start = None;
+        for constants in [false, true] {
+            if constants && m.globals.iter().any(|g| g.is_const) {
+                at = at.div_ceil(u64::from(memory::PAGE)) * u64::from(memory::PAGE);
+                constants_start = Some(at);
+            }
+            for (i, g) in m.globals.iter().enumerate().filter(|(_, g)| g.is_const == constants) {
+                let align = u64::from(g.align.bytes().max(1));
+                at = at.div_ceil(align) * align;
+                globals[i] = at as u32;
+                at += g.size();
+                if at > limit {
+                    return Err(format!("the globals do not fit in guest memory (at @g{i}: {at} bytes)"));
+                }
             }
         }
-        Ok(GuestLayout { globals, data_end: at as u32 })
+        Ok(GuestLayout { globals, constants_start: constants_start.unwrap_or(at) as u32, data_end: at as u32 })
     }
 
     /// The guest value of a function or global address.

@@ -26,7 +26,7 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::FunctionBuilderContext;
 use pnacl_bitcode::Module;
 use pnacl_bitcode::abi::{Intrinsic, intrinsic};
-use pnacl_bitcode::ir::{Signature, ValueId};
+use pnacl_bitcode::ir::{Signature, SsaCheck, ValueId};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
@@ -41,6 +41,23 @@ pub struct Config {
     pub table_len: u32,
     /// Host address of each [`HostFn`], by its number.
     pub host_fns: Vec<u64>,
+    /// Run Cranelift's IR verifier on every function (slower; for tests). Debug builds
+    /// always do.
+    pub verify: bool,
+}
+
+impl Config {
+    /// Placeholder addresses, for code that is inspected but never run (tests,
+    /// benchmarks, fuzzing): nothing is mapped at them.
+    pub fn unplaced(m: &Module, verify: bool) -> Config {
+        Config {
+            mem_base: 0x1000_0000_0000,
+            table_addr: 0x2000_0000_0000,
+            table_len: m.functions.len() as u32 + 64,
+            host_fns: vec![0x3000_0000; HostFn::ALL.len()],
+            verify,
+        }
+    }
 }
 
 /// A trap site: where translated code traps, why, and in which function.
@@ -95,11 +112,11 @@ pub fn intrinsics(m: &Module) -> Vec<Option<&'static Intrinsic>> {
     (0..m.functions.len() as u32).map(|f| names.get(ValueId(f)).and_then(intrinsic)).collect()
 }
 
-pub(crate) fn isa(optimize: bool) -> Result<OwnedTargetIsa, String> {
+pub(crate) fn isa(optimize: bool, verify: bool) -> Result<OwnedTargetIsa, String> {
     let mut flags = settings::builder();
     let set = |f: &mut settings::Builder, k: &str, v: &str| f.set(k, v).map_err(|e| format!("{k}={v}: {e}"));
     set(&mut flags, "opt_level", if optimize { "speed" } else { "none" })?;
-    set(&mut flags, "enable_verifier", if cfg!(debug_assertions) { "true" } else { "false" })?;
+    set(&mut flags, "enable_verifier", if verify || cfg!(debug_assertions) { "true" } else { "false" })?;
     set(&mut flags, "enable_probestack", "true")?;
     set(&mut flags, "probestack_strategy", "inline")?;
     set(&mut flags, "preserve_frame_pointers", "true")?;
@@ -114,8 +131,8 @@ pub fn translate(m: &Module, config: &Config, host_sigs: &[Signature]) -> Result
     let layout = GuestLayout::new(m)?;
     let sigs = SigTable::new(m, host_sigs);
     let intrinsics = intrinsics(m);
-    let fast = isa(true)?;
-    let plain = isa(false)?;
+    let fast = isa(true, config.verify)?;
+    let plain = isa(false, config.verify)?;
     let env = translate::Env {
         m,
         layout: &layout,
@@ -130,9 +147,9 @@ pub fn translate(m: &Module, config: &Config, host_sigs: &[Signature]) -> Result
     let compiled: Vec<Result<link::Compiled, String>> = defined
         .par_iter()
         .map_init(
-            || (FunctionBuilderContext::new(), cranelift_codegen::Context::new()),
-            |(fbc, ctx), &f| {
-                let func = translate::function(&env, f, fbc).map_err(|e| format!("@f{f}: {e}"))?;
+            || (FunctionBuilderContext::new(), cranelift_codegen::Context::new(), SsaCheck::default()),
+            |(fbc, ctx, ssa), &f| {
+                let func = translate::function(&env, f, fbc, ssa).map_err(|e| format!("@f{f}: {e}"))?;
                 let setjmp = m.functions[f as usize].body.as_ref().is_some_and(|b| translate::calls_setjmp(&env, b));
                 let isa: &dyn TargetIsa = if setjmp { &*plain } else { &*fast };
                 ctx.clear();
@@ -175,6 +192,5 @@ pub fn translate(m: &Module, config: &Config, host_sigs: &[Signature]) -> Result
         }
     }
     traps.sort_by_key(|t| t.addr);
-    let _ = HostFn::ALL;
     Ok(Translation { code: linked.memory, functions, traps, layout, sigs, time: started.elapsed() })
 }

@@ -2,7 +2,6 @@
 //! relocations: calls between guest functions (PC-relative) and calls to host helpers
 //! (absolute addresses).
 
-use crate::abi::HostFn;
 use crate::translate::{NS_GUEST, NS_HOST};
 use cranelift_codegen::FinalizedMachReloc;
 use cranelift_codegen::FinalizedRelocTarget;
@@ -142,6 +141,5 @@ pub(crate) fn link(compiled: &[Compiled], num_functions: usize, host: &[u64]) ->
     if rc != 0 {
         return Err(format!("cannot make code executable: {}", std::io::Error::last_os_error()));
     }
-    let _ = HostFn::ALL;
     Ok(Linked { memory, offsets })
 }

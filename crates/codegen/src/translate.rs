@@ -30,7 +30,8 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch};
 use pnacl_bitcode::Module;
 use pnacl_bitcode::abi::{Intrinsic, IntrinsicKind as K};
 use pnacl_bitcode::ir::{
-    BinOp, CastOp, ConstValue, FunctionBody, Inst, Pred, Ty, ValueId, ValueKind, ValueSpace, decode_sign_rotated,
+    BinOp, CastOp, ConstValue, FunctionBody, Inst, Pred, SsaCheck, Ty, ValueId, ValueKind, ValueSpace,
+    decode_sign_rotated,
 };
 use std::collections::HashMap;
 
@@ -113,9 +114,18 @@ pub(crate) fn calls_setjmp(env: &Env<'_>, body: &FunctionBody) -> bool {
 }
 
 /// Translates function `f` (which has a body).
-pub(crate) fn function(env: &Env<'_>, f: u32, ctx: &mut FunctionBuilderContext) -> Result<Function, String> {
+pub(crate) fn function(
+    env: &Env<'_>,
+    f: u32,
+    ctx: &mut FunctionBuilderContext,
+    ssa: &mut SsaCheck,
+) -> Result<Function, String> {
     let m = env.m;
     let body = m.functions[f as usize].body.as_ref().ok_or("function without a body")?;
+    // Blocks go in reverse postorder, so that (in SSA form) every value is translated
+    // before its uses; a body that is not in SSA form is refused.
+    ssa.run(m, f).map_err(|e| e.to_string())?;
+    let order: Vec<usize> = ssa.dominators(body).reverse_postorder().iter().map(|&k| k as usize).collect();
     let sig = m.signature(f);
     let mut func = Function::with_name_signature(
         UserFuncName::user(NS_GUEST, f),
@@ -124,7 +134,7 @@ pub(crate) fn function(env: &Env<'_>, f: u32, ctx: &mut FunctionBuilderContext) 
     let setjmp_mode = calls_setjmp(env, body);
     {
         let b = FunctionBuilder::new(&mut func, ctx);
-        let mut t = Translator::new(env, f, body, b, setjmp_mode);
+        let mut t = Translator::new(env, f, body, b, setjmp_mode, order);
         t.run()?;
         t.b.finalize(env.frontend);
     }
@@ -146,6 +156,8 @@ struct Translator<'e, 'a, 'b> {
     env: &'e Env<'a>,
     /// The function being translated.
     f: u32,
+    /// Its reachable blocks, in reverse postorder.
+    order: Vec<usize>,
     body: &'a FunctionBody,
     b: FunctionBuilder<'b>,
     space: ValueSpace,
@@ -173,10 +185,19 @@ struct Translator<'e, 'a, 'b> {
     hosts: HashMap<HostFn, FuncRef>,
     sigrefs: HashMap<(Ty, Vec<Ty>), SigRef>,
     mem_base: Option<Value>,
+    /// The entry block's allocas already allocated by the prologue (instruction indices).
+    static_allocas: Vec<usize>,
 }
 
 impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
-    fn new(env: &'e Env<'a>, f: u32, body: &'a FunctionBody, mut b: FunctionBuilder<'b>, setjmp_mode: bool) -> Self {
+    fn new(
+        env: &'e Env<'a>,
+        f: u32,
+        body: &'a FunctionBody,
+        mut b: FunctionBuilder<'b>,
+        setjmp_mode: bool,
+        order: Vec<usize>,
+    ) -> Self {
         let m = env.m;
         let space = m.value_space(f);
         let space = ValueSpace { consts: body.constants.len() as u32, ..space };
@@ -198,7 +219,7 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
         let mut results = vec![None; body.insts.len()];
         let mut next = space.first_inst() - fg;
         for (i, inst) in body.insts.iter().enumerate() {
-            if defines_value(env, inst) {
+            if env.m.defines_value(inst) {
                 results[i] = Some(next);
                 next += 1;
             }
@@ -206,6 +227,7 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
         Translator {
             env,
             f,
+            order,
             body,
             b,
             space,
@@ -225,59 +247,19 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
             hosts: HashMap::new(),
             sigrefs: HashMap::new(),
             mem_base: None,
+            static_allocas: Vec::new(),
         }
     }
 
     /// The instructions of basic block `k`.
     fn block_insts(&self, k: usize) -> std::ops::Range<usize> {
-        let starts = &self.body.block_starts;
-        let start = starts[k] as usize;
-        let end = starts.get(k + 1).map_or(self.body.insts.len(), |&s| s as usize);
-        start..end
-    }
-
-    fn successors(&self, k: usize) -> Vec<u32> {
-        let r = self.block_insts(k);
-        match r.clone().last().map(|i| &self.body.insts[i]) {
-            Some(Inst::Br { target }) => vec![*target],
-            Some(Inst::CondBr { on_true, on_false, .. }) => vec![*on_true, *on_false],
-            Some(Inst::Switch { cases, .. }) => {
-                let mut s = vec![self.body.switch_default(*cases)];
-                s.extend(self.body.switch_cases(*cases).iter().map(|c| c.target));
-                s
-            }
-            _ => Vec::new(),
-        }
-    }
-
-    /// Basic blocks reachable from the entry, in reverse postorder.
-    fn reverse_postorder(&self) -> Vec<usize> {
-        let n = self.body.num_blocks as usize;
-        let mut seen = vec![false; n];
-        let mut order = Vec::with_capacity(n);
-        // Iterative DFS: (block, next successor index).
-        let mut stack: Vec<(usize, Vec<u32>, usize)> = vec![(0, self.successors(0), 0)];
-        seen[0] = true;
-        while let Some((k, succs, i)) = stack.last_mut() {
-            if *i < succs.len() {
-                let s = succs[*i] as usize;
-                *i += 1;
-                if s < n && !seen[s] {
-                    seen[s] = true;
-                    let ss = self.successors(s);
-                    stack.push((s, ss, 0));
-                }
-            } else {
-                order.push(*k);
-                stack.pop();
-            }
-        }
-        order.reverse();
-        order
+        self.body.block_insts(k)
     }
 
     fn run(&mut self) -> Result<(), String> {
-        let order = self.reverse_postorder();
+        // Blocks go in reverse postorder, so that (in a module in SSA form) every value is
+        // translated before its uses; a module that is not is refused.
+        let order: Vec<usize> = self.order.clone();
         for &k in &order {
             let blk = self.b.create_block();
             self.blocks[k] = Some(blk);
@@ -337,6 +319,9 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
         for (i, p) in params.into_iter().enumerate() {
             self.define(i as u32, p);
         }
+        if uses_stack {
+            self.static_frame();
+        }
         if !self.setjmp_mode {
             self.mem_base = Some(self.b.ins().iconst(I64, self.env.config.mem_base as i64));
         }
@@ -348,6 +333,42 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
         }
         let first = self.blocks[0].expect("the entry block is reachable");
         self.b.ins().jump(first, &[]);
+    }
+
+    /// Allocates the entry block's constant-size allocas as one frame of guest stack, with
+    /// one limit check (they run once per call, before anything else can move the stack
+    /// pointer). Their results are defined here.
+    fn static_frame(&mut self) {
+        let mut frame = Vec::new();
+        let mut size: u64 = 0;
+        let mut max_align: u64 = 1;
+        for i in self.block_insts(0) {
+            if let Inst::Alloca { size: n, align } = self.body.insts[i] {
+                let Some(n) = self.const_int(n).filter(|&n| (0..1 << 24).contains(&n)) else { continue };
+                let a = u64::from(align.bytes().max(1));
+                size = size.div_ceil(a) * a;
+                frame.push((i, size));
+                size += n as u64;
+                max_align = max_align.max(a);
+            }
+        }
+        if frame.is_empty() {
+            return;
+        }
+        let base = self.alloca_bytes(size, max_align);
+        for (i, offset) in frame {
+            let v = self.b.ins().iadd_imm_s(base, offset as i64);
+            let local = self.results[i].expect("alloca defines a value");
+            self.define(local, v);
+            self.static_allocas.push(i);
+        }
+    }
+
+    /// Moves the guest stack pointer down by `size` bytes, aligned to `align`, checking
+    /// the limit; returns the new stack pointer.
+    fn alloca_bytes(&mut self, size: u64, align: u64) -> Value {
+        let size = self.b.ins().iconst(I32, size as i64);
+        self.alloca(size, align as u32)
     }
 
     fn slot(&mut self, t: Type) -> StackSlot {
@@ -642,6 +663,7 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
                 let e = if vt.element() == Ty::I1 { self.bool_to_lane(e, clif_type(vt).lane_type()) } else { e };
                 Some(self.b.ins().insertlane(v, e, lane))
             }
+            Inst::Alloca { .. } if self.static_allocas.contains(&i) => return Ok(()),
             Inst::Alloca { size, align } => {
                 let s = self.get(size)?;
                 Some(self.alloca(s, align.bytes().max(1)))
@@ -756,6 +778,9 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
         if t.is_vector() && lane_wise && !(float && op == BinOp::SDiv) {
             return self.per_lane(t, a, c, |s, x, y| s.binop(op, t.element(), x, y));
         }
+        if op == BinOp::Mul && t == Ty::V16I8 {
+            return Ok(self.mul_i8x16(a, c));
+        }
         if op == BinOp::SRem && float {
             let h = if t == Ty::Float { HostFn::Fmodf } else { HostFn::Fmod };
             return Ok(self.call_host(h, &[a, c])[0]);
@@ -781,6 +806,34 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
             (BinOp::Or, _) => ins.bor(a, c),
             (BinOp::Xor, _) => ins.bxor(a, c),
         })
+    }
+
+    /// `mul <16 x i8>`, which Cranelift's x86 backend lacks: multiplies the halves as
+    /// `<8 x i16>` and keeps the low byte of each product.
+    fn mul_i8x16(&mut self, a: Value, c: Value) -> Value {
+        let ff = self.b.ins().iconst(I16, 0xff);
+        let mask = self.b.ins().splat(I16X8, ff);
+        let mut halves = [a; 2];
+        for (i, half) in halves.iter_mut().enumerate() {
+            let (x, y) = if i == 0 {
+                (self.b.ins().uwiden_low(a), self.b.ins().uwiden_low(c))
+            } else {
+                (self.b.ins().uwiden_high(a), self.b.ins().uwiden_high(c))
+            };
+            let p = self.b.ins().imul(x, y);
+            *half = self.b.ins().band(p, mask);
+        }
+        // Every lane is in 0..=255, so the saturating narrow keeps it as is.
+        self.b.ins().unarrow(halves[0], halves[1])
+    }
+
+    /// A vector of `i1` lanes (all ones or zeros) from integer lanes: the low bit of each.
+    fn low_bit_mask(&mut self, x: Value) -> Value {
+        let t = self.b.func.dfg.value_type(x);
+        let one = self.b.ins().iconst(t.lane_type(), 1);
+        let ones = self.b.ins().splat(t, one);
+        let low = self.b.ins().band(x, ones);
+        self.b.ins().icmp(IntCC::Equal, low, ones)
     }
 
     /// Applies a scalar operation lane by lane.
@@ -875,15 +928,25 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
                 self.b.ins().band(x, ones)
             }
             CastOp::SExt if from.element() == Ty::I1 => x,
-            CastOp::Trunc if to.element() == Ty::I1 => {
-                let ft = clif_type(from);
-                let one = self.b.ins().iconst(ft.lane_type(), 1);
-                let ones = self.b.ins().splat(ft, one);
-                let low = self.b.ins().band(x, ones);
-                self.b.ins().icmp(IntCC::Equal, low, ones)
+            CastOp::Trunc if to.element() == Ty::I1 => self.low_bit_mask(x),
+            // To i1 lanes: convert to i32 lanes, then keep the low bit as a lane mask.
+            CastOp::FpToSi | CastOp::FpToUi if to.element() == Ty::I1 => {
+                let v = if op == CastOp::FpToSi {
+                    self.b.ins().fcvt_to_sint_sat(I32X4, x)
+                } else {
+                    self.b.ins().fcvt_to_uint_sat(I32X4, x)
+                };
+                self.low_bit_mask(v)
             }
             CastOp::FpToSi => self.b.ins().fcvt_to_sint_sat(tt, x),
             CastOp::FpToUi => self.b.ins().fcvt_to_uint_sat(tt, x),
+            // From i1 lanes: a true lane (all ones) is -1 signed and 1 unsigned.
+            CastOp::UiToFp if from.element() == Ty::I1 => {
+                let one = self.b.ins().iconst(I32, 1);
+                let ones = self.b.ins().splat(I32X4, one);
+                let v = self.b.ins().band(x, ones);
+                self.b.ins().fcvt_from_sint(tt, v)
+            }
             CastOp::SiToFp => self.b.ins().fcvt_from_sint(tt, x),
             CastOp::UiToFp => self.b.ins().fcvt_from_uint(tt, x),
             _ => {
@@ -931,6 +994,18 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
             _ => None,
         };
         match cc {
+            // Cranelift's x86 backend has no vector `one` and `ueq`: build them from the
+            // predicates it has.
+            Some(FloatCC::OrderedNotEqual) if t.is_vector() => {
+                let ordered = self.b.ins().fcmp(FloatCC::Ordered, a, c);
+                let ne = self.b.ins().fcmp(FloatCC::NotEqual, a, c);
+                self.b.ins().band(ordered, ne)
+            }
+            Some(FloatCC::UnorderedOrEqual) if t.is_vector() => {
+                let unordered = self.b.ins().fcmp(FloatCC::Unordered, a, c);
+                let eq = self.b.ins().fcmp(FloatCC::Equal, a, c);
+                self.b.ins().bor(unordered, eq)
+            }
             Some(cc) => self.b.ins().fcmp(cc, a, c),
             None => {
                 // `false` (0) and `true` (15).
@@ -1219,26 +1294,4 @@ enum Rmw {
     Op(AtomicRmwOp, Value),
     /// Compare-exchange: expected and desired values.
     Cas(Value, Value),
-}
-
-/// True if an instruction defines a value (calls do unless they return void).
-pub(crate) fn defines_value(env: &Env<'_>, inst: &Inst) -> bool {
-    match *inst {
-        Inst::Call { callee, indirect_ret, .. } => {
-            let ret = match indirect_ret {
-                Some(t) => t,
-                None if (callee.0 as usize) < env.m.functions.len() => env.m.signature(callee.0).ret,
-                None => Ty::Void,
-            };
-            ret != Ty::Void
-        }
-        Inst::Store { .. }
-        | Inst::Ret { .. }
-        | Inst::Br { .. }
-        | Inst::CondBr { .. }
-        | Inst::Switch { .. }
-        | Inst::Unreachable
-        | Inst::ForwardDecl { .. } => false,
-        _ => true,
-    }
 }

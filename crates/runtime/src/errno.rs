@@ -26,6 +26,7 @@ impl Errno {
     pub const EMFILE: Errno = Errno(24);
     pub const ENOTTY: Errno = Errno(25);
     pub const ESPIPE: Errno = Errno(29);
+    pub const EPIPE: Errno = Errno(32);
     pub const ERANGE: Errno = Errno(34);
     pub const ENAMETOOLONG: Errno = Errno(36);
     pub const ENOSYS: Errno = Errno(38);

@@ -151,6 +151,13 @@ impl GuestMemory {
         self.set(&heap, first, n, Page::ReadWrite).map_err(|e| format!("cannot map guest memory: errno {}", e.0))
     }
 
+    /// Makes loader-mapped pages `[addr, addr+len)` read-only (page-aligned).
+    pub fn seal(&self, addr: u32, len: u32) -> Result<(), String> {
+        let heap = self.changes.lock().unwrap_or_else(|e| e.into_inner());
+        let (first, n) = (addr as usize / PAGE as usize, len.div_ceil(PAGE) as usize);
+        self.set(&heap, first, n, Page::ReadOnly).map_err(|e| format!("cannot protect guest memory: errno {}", e.0))
+    }
+
     /// Sets the region `mmap` places mappings in: `[start, end)`, page-aligned.
     pub fn set_heap(&self, start: u32, end: u32) {
         let mut heap = self.changes.lock().unwrap_or_else(|e| e.into_inner());
@@ -288,6 +295,13 @@ impl GuestMemory {
             return Err(Errno::ENOMEM);
         }
         self.set(&heap, first, n, Page::from_prot(prot))
+    }
+
+    /// True if the guest page holding host address `host` is mapped read-only (so a fault
+    /// there was a write). Lock-free: the signal handler asks.
+    pub fn is_read_only_host(&self, host: u64) -> bool {
+        host.checked_sub(self.base())
+            .is_some_and(|a| a < SIZE && self.page((a / u64::from(PAGE)) as usize) == Page::ReadOnly)
     }
 
     /// The host address of `[addr, addr+len)` for a system call, which reports unmapped

@@ -8,7 +8,8 @@
 //! before any other I/O call, at exit, when the guest traps, and at the latest 50 ms after
 //! the guest wrote (by a helper thread), so output never stalls for long.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::errno::Errno;
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
@@ -21,6 +22,9 @@ const DELAY: Duration = Duration::from_millis(50);
 pub(crate) struct Output {
     buffer: Mutex<Vec<u8>>,
     pending: AtomicBool,
+    /// The host error that stopped output (a closed pipe, a full disk): the guest's
+    /// next writes fail with it, as they would have without the buffer.
+    error: AtomicI32,
     flusher: OnceLock<()>,
 }
 
@@ -35,39 +39,59 @@ pub(crate) fn stdout() -> Option<&'static Output> {
             (!tty).then(|| Output {
                 buffer: Mutex::new(Vec::with_capacity(CAPACITY)),
                 pending: AtomicBool::new(false),
+                error: AtomicI32::new(0),
                 flusher: OnceLock::new(),
             })
         })
         .as_ref()
 }
 
-/// Writes all of `bytes` to host fd 1, retrying interrupted and partial writes.
-fn write_all(mut bytes: &[u8]) {
+/// Ends the process the way a native program ends when it writes to a pipe nobody reads:
+/// by `SIGPIPE` (which Rust programs otherwise ignore).
+pub(crate) fn broken_pipe() -> ! {
+    // SAFETY: restores the default action, then raises the signal, which ends the process.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        libc::raise(libc::SIGPIPE);
+        libc::_exit(128 + libc::SIGPIPE)
+    }
+}
+
+/// Writes all of `bytes` to host fd 1, retrying interrupted and partial writes; returns
+/// the host errno that stopped it.
+fn write_all(mut bytes: &[u8]) -> Result<(), i32> {
     while !bytes.is_empty() {
         // SAFETY: writes a valid buffer.
         let n = unsafe { libc::write(1, bytes.as_ptr().cast(), bytes.len()) };
         if n < 0 {
-            if std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
+            let e = std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EIO);
+            if e == libc::EINTR {
                 continue;
             }
-            // The reader went away or the disk is full: the guest's later writes will get
-            // the error themselves.
-            return;
+            if e == libc::EPIPE {
+                broken_pipe();
+            }
+            return Err(e);
         }
         bytes = &bytes[n as usize..];
     }
+    Ok(())
 }
 
 impl Output {
-    /// Collects `bytes`.
-    pub fn write(&'static self, bytes: &[u8]) {
+    /// Collects `bytes`; fails if earlier output could not be written.
+    pub fn write(&'static self, bytes: &[u8]) -> Result<(), Errno> {
         let mut b = self.buffer.lock().unwrap_or_else(|e| e.into_inner());
+        self.check()?;
         if b.len() + bytes.len() > CAPACITY {
-            write_all(&b);
-            b.clear();
+            self.drain(&mut b);
+            self.check()?;
         }
         if bytes.len() >= CAPACITY {
-            write_all(bytes);
+            if let Err(e) = write_all(bytes) {
+                self.error.store(e, Ordering::Relaxed);
+                self.check()?;
+            }
         } else {
             b.extend_from_slice(bytes);
             self.pending.store(true, Ordering::Release);
@@ -81,15 +105,30 @@ impl Output {
                 }
             });
         });
+        Ok(())
+    }
+
+    fn check(&self) -> Result<(), Errno> {
+        match self.error.load(Ordering::Relaxed) {
+            0 => Ok(()),
+            e => Err(Errno::from_host(e)),
+        }
+    }
+
+    /// Writes out and empties the buffer (held locked by the caller).
+    fn drain(&self, b: &mut Vec<u8>) {
+        if let Err(e) = write_all(b) {
+            self.error.store(e, Ordering::Relaxed);
+        }
+        b.clear();
+        self.pending.store(false, Ordering::Release);
     }
 
     /// Passes on whatever is collected.
     pub fn flush(&self) {
         if self.pending.load(Ordering::Acquire) {
             let mut b = self.buffer.lock().unwrap_or_else(|e| e.into_inner());
-            write_all(&b);
-            b.clear();
-            self.pending.store(false, Ordering::Release);
+            self.drain(&mut b);
         }
     }
 
@@ -101,7 +140,7 @@ impl Output {
         }
         for _ in 0..1000 {
             if let Ok(b) = self.buffer.try_lock() {
-                write_all(&b);
+                let _ = write_all(&b);
                 return;
             }
             std::hint::spin_loop();

@@ -80,6 +80,7 @@ pub(crate) fn start(m: &Module, options: Options) -> Result<Infallible, LoadErro
         table_addr: table.as_ptr() as u64,
         table_len: table.len() as u32,
         host_fns: crate::host::addresses(),
+        verify: false,
     };
     let host_sigs: Vec<_> = host.iter().map(|h| h.signature()).collect();
     let translation = pnacl_codegen::translate(m, &config, &host_sigs).map_err(LoadError)?;
@@ -104,6 +105,9 @@ pub(crate) fn start(m: &Module, options: Options) -> Result<Infallible, LoadErro
     if globals_end > memory::GLOBALS_START {
         memory.map_fixed(memory::GLOBALS_START, globals_end - memory::GLOBALS_START).map_err(LoadError)?;
         memory.write(memory::GLOBALS_START, &data).map_err(|e| LoadError(format!("cannot write globals: {e:?}")))?;
+        if layout.constants_start < globals_end {
+            memory.seal(layout.constants_start, globals_end - layout.constants_start).map_err(LoadError)?;
+        }
     }
     let stack_bottom = memory::MAIN_STACK_TOP - memory::MAIN_STACK_SIZE;
     memory.map_fixed(stack_bottom, memory::MAIN_STACK_SIZE).map_err(LoadError)?;

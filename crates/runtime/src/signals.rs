@@ -142,6 +142,9 @@ extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, uctx: *mut l
         None
     };
     match trap {
+        Some((TrapKind::MemoryOutOfBounds, function)) if p.memory.is_read_only_host(address) => {
+            report(p, TrapKind::ReadOnlyMemory, function)
+        }
         Some((kind, function)) => report(p, kind, function),
         None => chain(sig),
     }

@@ -5,6 +5,8 @@
 //! workspace root. Tests that need it call [`corpus_dir`], which fails with a clear message
 //! when it is missing, so no test can pass vacuously.
 
+pub mod guest;
+
 use std::path::{Path, PathBuf};
 
 /// The workspace root.

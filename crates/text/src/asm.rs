@@ -457,7 +457,9 @@ impl<'s> Asm<'s> {
 
     /// After a block's opening brace: an optional explicit width `<B>`.
     fn explicit_width(&mut self) -> R<Option<u32>> {
-        if self.peek()? != Tok::Punct(b'<') {
+        // `<N>`, not the start of a vector type such as `<4 x i32>:` (a constants block may
+        // begin with one).
+        if self.peek()? != Tok::Punct(b'<') || self.lx.peek_nth(2).map_err(|e| self.lex_err(e))? != Tok::Punct(b'>') {
             return Ok(None);
         }
         self.next()?;

@@ -105,12 +105,26 @@ impl<'s> Lexer<'s> {
 
     /// The token after the next one, without consuming anything.
     pub fn peek_second(&mut self) -> Result<Tok<'s>, LexError> {
-        self.peek()?;
+        self.peek_nth(1)
+    }
+
+    /// The token `n` tokens ahead (0: the next one), without consuming anything.
+    pub fn peek_nth(&mut self, n: usize) -> Result<Tok<'s>, LexError> {
+        let next = self.peek()?;
+        if n == 0 {
+            return Ok(next);
+        }
         let saved = (self.pos, self.peeked, self.last);
         self.peeked = None;
-        let second = self.lex().map(|(t, _)| t);
+        let mut t = Ok(next);
+        for _ in 0..n {
+            t = self.lex().map(|(t, _)| t);
+            if t.is_err() {
+                break;
+            }
+        }
         (self.pos, self.peeked, self.last) = saved;
-        second
+        t
     }
 
     /// Consumes and returns the next token.

@@ -3,11 +3,12 @@
 
 use crate::{Context, Diagnostic, Location, Rule};
 use pnacl_bitcode::abi::{self, Intrinsic, IntrinsicKind as K};
-use pnacl_bitcode::ir::{BinOp, ConstValue, FunctionBody, Inst, Ty, ValueId, ValueKind, ValueSpace};
+use pnacl_bitcode::ir::{BinOp, ConstValue, FunctionBody, Inst, SsaCheck, Ty, ValueId, ValueKind, ValueSpace};
 
 /// Checks one function body.
-pub(crate) fn check(cx: &Context<'_>, f: u32, body: &FunctionBody) -> Vec<Diagnostic> {
+pub(crate) fn check(cx: &Context<'_>, f: u32, body: &FunctionBody, ssa: &mut SsaCheck) -> Vec<Diagnostic> {
     let mut c = Checker { cx, body, space: cx.m.value_space(f), out: Vec::new(), at: Location::Function(f), index: 0 };
+    ssa.begin(c.space.first_inst());
     let mut next_value = 0u32;
     let mut block = 0usize;
     for (i, inst) in body.insts.iter().enumerate() {
@@ -27,9 +28,25 @@ pub(crate) fn check(cx: &Context<'_>, f: u32, body: &FunctionBody) -> Vec<Diagno
         };
         c.index = i;
         c.instruction(inst);
+        ssa.visit(body, block as u32, i, defines);
         if defines {
             next_value += 1;
         }
+    }
+    if let Err(e) = ssa.finish(body) {
+        // Named like the other diagnostics: by the using instruction's block and value.
+        let value = body.insts[..e.inst].iter().filter(|inst| c.defines_value(inst)).count() as u32;
+        let inst = &body.insts[e.inst];
+        let defines = c.defines_value(inst);
+        c.at = Location::Instruction {
+            function: f,
+            block: e.block,
+            index: e.inst as u32,
+            value: defines.then_some(value),
+            opcode: opcode(inst),
+        };
+        c.index = e.inst;
+        c.report(Rule::Dominance, e.to_string());
     }
     c.out
 }
@@ -99,26 +116,7 @@ impl Checker<'_, '_> {
     }
 
     fn defines_value(&self, inst: &Inst) -> bool {
-        match *inst {
-            Inst::Call { callee, indirect_ret, .. } => {
-                let ret = indirect_ret.unwrap_or_else(|| {
-                    if (callee.0 as usize) < self.cx.m.functions.len() {
-                        self.cx.m.signature(callee.0).ret
-                    } else {
-                        Ty::Void
-                    }
-                });
-                ret != Ty::Void
-            }
-            Inst::Store { .. }
-            | Inst::Ret { .. }
-            | Inst::Br { .. }
-            | Inst::CondBr { .. }
-            | Inst::Switch { .. }
-            | Inst::Unreachable
-            | Inst::ForwardDecl { .. } => false,
-            _ => true,
-        }
+        self.cx.m.defines_value(inst)
     }
 
     /// Reports operands that are intrinsic functions: their address is not a value.

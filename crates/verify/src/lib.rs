@@ -19,6 +19,7 @@ pub use rule::Rule;
 
 use pnacl_bitcode::Module;
 use pnacl_bitcode::abi::{self, Intrinsic};
+use pnacl_bitcode::ir::SsaCheck;
 use pnacl_bitstream::BitPos;
 use rayon::prelude::*;
 use std::fmt;
@@ -70,7 +71,10 @@ pub fn verify(m: &Module) -> Vec<Diagnostic> {
         .functions
         .par_iter()
         .enumerate()
-        .filter_map(|(f, func)| func.body.as_ref().map(|body| function::check(&cx, f as u32, body)))
+        .filter(|(_, func)| func.body.is_some())
+        .map_init(SsaCheck::default, |ssa, (f, func)| {
+            function::check(&cx, f as u32, func.body.as_ref().expect("filtered"), ssa)
+        })
         .collect();
     out.extend(per_function.into_iter().flatten());
     out

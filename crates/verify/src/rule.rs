@@ -4,7 +4,8 @@ use std::fmt;
 
 macro_rules! rules {
     ($($(#[$doc:meta])* $name:ident = $id:literal, $what:literal;)*) => {
-        /// A rule of the PNaCl ABI.
+        /// A rule of the PNaCl ABI (`abi.…`), or of LLVM IR that the original tools
+        /// enforced with LLVM's verifier (`ir.…`).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Rule {
             $($(#[$doc])* $name,)*
@@ -14,7 +15,7 @@ macro_rules! rules {
             /// Every rule.
             pub const ALL: &'static [Rule] = &[$(Rule::$name),*];
 
-            /// The stable id (`abi.…`), as the reader's ABI rules spell it too.
+            /// The stable id (`abi.…` or `ir.…`), as the reader's ABI rules spell it too.
             pub fn id(self) -> &'static str {
                 match self { $(Rule::$name => $id,)* }
             }
@@ -74,6 +75,8 @@ rules! {
     AtomicRmwOp = "abi.atomic-rmw-op", "the operation of llvm.nacl.atomic.rmw is a constant from 1 (add) to 6 (exchange)";
     /// `is.lock.free` sizes are valid constants.
     AtomicLockFreeSize = "abi.atomic-lock-free-size", "the size of llvm.nacl.atomic.is.lock.free is the constant 1, 2, 4 or 8";
+    /// Every use of a value is dominated by its definition.
+    Dominance = "ir.dominance", "a value is used only where its definition dominates the use (SSA form)";
     /// Memory intrinsics have constant, trivial alignment and volatility operands.
     MemIntrinsic = "abi.mem-intrinsic", "memcpy, memmove and memset take the constant alignment 1 and a constant volatile flag";
 }

@@ -554,6 +554,49 @@ fn memory_intrinsics() {
     assert_eq!(rules(&memcpy("%p0", "%c2")), [Rule::MemIntrinsic]);
 }
 
+#[test]
+fn uses_not_dominated_by_their_definition() {
+    // %v2 is defined in %b2; %b1 and %b2 are the two arms of a branch.
+    let body = |in_b1: &str, in_b3: &str| {
+        format!(
+            "  function void @f1(i32 %p0) {{
+    blocks 4;
+    constants {{
+      i32:
+        %c0 = i32 0;
+    }}
+  %b0:
+    %v0 = icmp eq i32 %p0, %c0;
+    br i1 %v0, label %b1, label %b2;
+  %b1:
+    declare i32 %v2;
+    %v1 = {in_b1};
+    br label %b3;
+  %b2:
+    %v2 = add i32 %p0, %p0;
+    br label %b3;
+  %b3:
+    {in_b3}
+    ret void;
+  }}
+"
+        )
+    };
+    let check = |in_b1: &str, in_b3: &str| {
+        let bodies = body(in_b1, in_b3);
+        let p = Pexe { functions: &["define internal void @f1(i32);"], bodies: &bodies, ..CLEAN };
+        let (_, d) = p.check();
+        d
+    };
+    assert_eq!(check("add i32 %p0, %p0", "%v3 = phi i32 [%v1, %b1], [%v2, %b2];"), []);
+    let d = check("add i32 %v2, %p0", "");
+    assert_eq!(d.iter().map(|d| d.rule).collect::<Vec<_>>(), [Rule::Dominance], "{d:#?}");
+    assert_eq!(d[0].message, "%v2 is used in %b1 where its definition (in %b2) does not dominate the use");
+    // A phi sees its incoming value at the end of the incoming block.
+    let d = check("add i32 %p0, %p0", "%v3 = phi i32 [%v2, %b1], [%v2, %b2];");
+    assert_eq!(d.iter().map(|d| d.rule).collect::<Vec<_>>(), [Rule::Dominance], "{d:#?}");
+}
+
 /// Every rule has a negative test above.
 #[test]
 fn every_rule_is_tested() {

@@ -6,11 +6,13 @@
 //! index in the reference's numbering ([`ValueId`]); [`ValueSpace`] turns an index into the
 //! `@f`/`@g`/`%p`/`%c`/`%v` form the text uses.
 
+mod cfg;
 mod inst;
 mod layout;
 mod module;
 mod types;
 
+pub use cfg::{DominanceError, Dominators, SsaCheck};
 pub use inst::{Align, BinOp, CastOp, Inst, PoolRange, Pred, ValueId, ValueKind, ValueSpace};
 pub use layout::{
     BlockLayout, BlockinfoItem, BlockinfoLayout, BodyLayout, ITEM_ABBREV, ITEM_BLOCK, ITEM_UNABBREVIATED, ModuleLayout,

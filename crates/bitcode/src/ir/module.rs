@@ -349,6 +349,27 @@ impl Module {
         }
     }
 
+    /// True if `inst` defines a value (`%vN`): every instruction but stores, terminators
+    /// and forward declarations, and calls that return `void`.
+    pub fn defines_value(&self, inst: &Inst) -> bool {
+        match *inst {
+            Inst::Call { callee, indirect_ret, .. } => {
+                let ret = indirect_ret.unwrap_or_else(|| {
+                    if (callee.0 as usize) < self.functions.len() { self.signature(callee.0).ret } else { Ty::Void }
+                });
+                ret != Ty::Void
+            }
+            Inst::Store { .. }
+            | Inst::Ret { .. }
+            | Inst::Br { .. }
+            | Inst::CondBr { .. }
+            | Inst::Switch { .. }
+            | Inst::Unreachable
+            | Inst::ForwardDecl { .. } => false,
+            _ => true,
+        }
+    }
+
     /// The value ranges inside function `f`.
     pub fn value_space(&self, f: u32) -> ValueSpace {
         let func = &self.functions[f as usize];

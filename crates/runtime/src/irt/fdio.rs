@@ -51,13 +51,16 @@ pub(super) extern "C" fn write(_vmctx: *mut VmCtx, fd: i32, buf: u32, count: u32
         if d.is_host_stdout()
             && let Some(out) = output::stdout()
         {
-            out.write(memory().slice(buf, count)?);
+            out.write(memory().slice(buf, count)?)?;
             return put_u32(nwrote, count);
         }
         output::sync();
         let src = memory().span(buf, count)?;
         // SAFETY: the range lies in the guest space.
-        let n = host(|| unsafe { libc::write(d.fd, src.cast(), count as usize) })?;
+        let n = match host(|| unsafe { libc::write(d.fd, src.cast(), count as usize) }) {
+            Err(Errno::EPIPE) => output::broken_pipe(),
+            r => r?,
+        };
         put_u32(nwrote, n as u32)
     })())
 }

@@ -672,24 +672,11 @@ impl Listener for Dumper<'_> {
 
 /// Whether an instruction defines a value, and the return type of a direct call's callee.
 fn result_type(view: &View<'_>, inst: &pnacl_bitcode::ir::Inst) -> (bool, Ty) {
-    use pnacl_bitcode::ir::Inst;
-    match *inst {
-        Inst::Call { callee, indirect_ret, .. } => {
-            let ret = match indirect_ret {
-                Some(t) => t,
-                None => callee_return(view, callee),
-            };
-            (ret != Ty::Void, ret)
-        }
-        Inst::Store { .. }
-        | Inst::Ret { .. }
-        | Inst::Br { .. }
-        | Inst::CondBr { .. }
-        | Inst::Switch { .. }
-        | Inst::Unreachable
-        | Inst::ForwardDecl { .. } => (false, Ty::Void),
-        _ => (true, Ty::Void),
-    }
+    let ret = match *inst {
+        pnacl_bitcode::ir::Inst::Call { callee, indirect_ret: None, .. } => callee_return(view, callee),
+        _ => Ty::Void,
+    };
+    (view.module.defines_value(inst), ret)
 }
 
 fn callee_return(view: &View<'_>, callee: ValueId) -> Ty {

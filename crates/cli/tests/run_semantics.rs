@@ -1,0 +1,294 @@
+//! Instruction semantics under `pnacl run`, integer part: the binary operators on `i8`,
+//! `i16`, `i32` and `i64` (shift amounts modulo the width, `srem` of INT_MIN by -1), logic
+//! on `i1`, and the division traps (by zero, and `sdiv` INT_MIN by -1). Each case is a
+//! PNaClAsm function run on many inputs; the expected results are computed here, in Rust.
+
+mod common;
+
+use common::*;
+use pnacl_testutil::guest::{Case, Ty, Val};
+
+/// Runs every binary operator on `bits`-bit operands: `i8`/`i16` operands come in as `i32`
+/// and are truncated, the result is zero-extended back.
+fn binops(bits: u32, edges: &[u64]) {
+    let dir = dir();
+    let wide = bits == 64;
+    let t = int_ty(bits);
+    for op in INT_OPS {
+        let mut b = Body::new();
+        let (x, y) = if bits < 32 {
+            (b.v(format!("trunc i32 %p0 to {t}")), b.v(format!("trunc i32 %p1 to {t}")))
+        } else {
+            ("%p0".to_string(), "%p1".to_string())
+        };
+        let r = b.v(format!("{op} {t} {x}, {y}"));
+        let r = if bits < 32 { b.v(format!("zext {t} {r} to i32")) } else { r };
+        b.i(format!("ret {} {r}", if wide { "i64" } else { "i32" }));
+        let ty = if wide { Ty::I64 } else { Ty::I32 };
+        let val = |x: u64| if wide { Val::i64(x) } else { Val::i32(x as u32) };
+        let rows: Vec<Vec<Val>> = edges
+            .iter()
+            .flat_map(|&a| edges.iter().map(move |&c| (a, c)))
+            .filter(|&(a, c)| int_op(op, bits, a, c).is_some())
+            .map(|(a, c)| vec![val(a), val(c)])
+            .collect();
+        let get = |v: &Val| if wide { u64v(v) } else { u64::from(u32v(v)) };
+        b.case(&[ty, ty], ty).inputs(rows).check(dir.path(), &format!("{op}_i{bits}"), |r| {
+            val(int_op(op, bits, get(&r[0]), get(&r[1])).expect("rows are filtered"))
+        });
+    }
+}
+
+fn widen(v: &[u32]) -> Vec<u64> {
+    v.iter().map(|&x| u64::from(x)).collect()
+}
+
+#[test]
+fn i8_binops() {
+    binops(8, &widen(I8_EDGES));
+}
+
+#[test]
+fn i16_binops() {
+    binops(16, &widen(I16_EDGES));
+}
+
+#[test]
+fn i32_binops() {
+    binops(32, &widen(I32_EDGES));
+}
+
+#[test]
+fn i64_binops() {
+    binops(64, I64_EDGES);
+}
+
+/// Shift amounts from 0 to well past the width, and amounts that are negative in the
+/// operand's type: the amount is taken modulo the width.
+#[test]
+fn shifts_by_large_amounts() {
+    let dir = dir();
+    for bits in [8u32, 16, 32, 64] {
+        let values: &[u64] = &[1, 0x81, 0x8001, 0x8000_0001, 0x8000_0000_0000_0001, 0xfedc_ba98_7654_3210];
+        let mut amounts: Vec<u64> = (0..=2 * u64::from(bits) + 3).collect();
+        amounts.extend([u64::from(bits) * 3 + 1, 0xff, 0xffff, 0xffff_ffff, u64::MAX, 1 << 40 | 3]);
+        for op in ["shl", "lshr", "ashr"] {
+            let wide = bits == 64;
+            let t = int_ty(bits);
+            let mut b = Body::new();
+            let (x, y) = if bits < 32 {
+                (b.v(format!("trunc i32 %p0 to {t}")), b.v(format!("trunc i32 %p1 to {t}")))
+            } else {
+                ("%p0".to_string(), "%p1".to_string())
+            };
+            let r = b.v(format!("{op} {t} {x}, {y}"));
+            let r = if bits < 32 { b.v(format!("zext {t} {r} to i32")) } else { r };
+            b.i(format!("ret {} {r}", if wide { "i64" } else { "i32" }));
+            let ty = if wide { Ty::I64 } else { Ty::I32 };
+            let val = |x: u64| if wide { Val::i64(x) } else { Val::i32(x as u32) };
+            let get = |v: &Val| if wide { u64v(v) } else { u64::from(u32v(v)) };
+            let rows: Vec<Vec<Val>> =
+                values.iter().flat_map(|&a| amounts.iter().map(move |&s| vec![val(a), val(s)])).collect();
+            b.case(&[ty, ty], ty).inputs(rows).check(dir.path(), &format!("{op}_i{bits}_large"), |r| {
+                let (a, s) = (get(&r[0]) & mask(bits), get(&r[1]) & mask(bits));
+                let n = (s % u64::from(bits)) as u32;
+                let want = match op {
+                    "shl" => a << n,
+                    "lshr" => a >> n,
+                    _ => (sext(a, bits) as i64 >> n) as u64,
+                };
+                val(want & mask(bits))
+            });
+        }
+    }
+}
+
+/// `srem` of INT_MIN by -1 is 0 at every width (the operands are the function's inputs, so
+/// nothing is folded at translation time).
+#[test]
+fn srem_int_min_by_minus_one() {
+    let dir = dir();
+    for bits in [8u32, 16, 32, 64] {
+        let wide = bits == 64;
+        let t = int_ty(bits);
+        let mut b = Body::new();
+        let (x, y) = if bits < 32 {
+            (b.v(format!("trunc i32 %p0 to {t}")), b.v(format!("trunc i32 %p1 to {t}")))
+        } else {
+            ("%p0".to_string(), "%p1".to_string())
+        };
+        let r = b.v(format!("srem {t} {x}, {y}"));
+        let r = if bits < 32 { b.v(format!("sext {t} {r} to i32")) } else { r };
+        b.i(format!("ret {} {r}", if wide { "i64" } else { "i32" }));
+        let ty = if wide { Ty::I64 } else { Ty::I32 };
+        let val = |x: u64| if wide { Val::i64(x) } else { Val::i32(x as u32) };
+        let min = 1u64 << (bits - 1);
+        let rows = vec![
+            vec![val(min), val(u64::MAX)],
+            vec![val(min), val(1)],
+            vec![val(min), val(min)],
+            vec![val(min | 1), val(u64::MAX)],
+            vec![val(min - 1), val(u64::MAX)],
+            vec![val(min), val(u64::MAX)],
+        ];
+        b.case(&[ty, ty], ty).inputs(rows).check(dir.path(), &format!("srem_min_i{bits}"), |r| {
+            let get = |v: &Val| if wide { u64v(v) } else { u64::from(u32v(v)) };
+            let want = int_op("srem", bits, get(&r[0]), get(&r[1])).unwrap();
+            val(if wide { want } else { sext(want, bits) })
+        });
+    }
+}
+
+/// `and`, `or` and `xor` on `i1` values made by `icmp` and `trunc`, including `xor` with
+/// true (not); the results come back zero- and sign-extended.
+#[test]
+fn i1_logic() {
+    let dir = dir();
+    let mut b = Body::new();
+    let zero = b.i32(0);
+    let t = b.c("i1", 1);
+    let f = b.c("i1", 0);
+    let a = b.v("trunc i32 %p0 to i1");
+    let c = b.v(format!("icmp ne i32 %p1, {zero}"));
+    let d = b.v(format!("icmp slt i32 %p2, {zero}"));
+    let and = b.v(format!("and i1 {a}, {c}"));
+    let or = b.v(format!("or i1 {a}, {c}"));
+    let xor = b.v(format!("xor i1 {a}, {c}"));
+    let not = b.v(format!("xor i1 {a}, {t}"));
+    let and_f = b.v(format!("and i1 {c}, {f}"));
+    let or_t = b.v(format!("or i1 {d}, {t}"));
+    let mixed = b.v(format!("xor i1 {and}, {d}"));
+    let mixed2 = b.v(format!("or i1 {mixed}, {not}"));
+    let xx = b.v(format!("xor i1 {d}, {d}"));
+    let packed = b.pack(&[a.clone(), c.clone(), d.clone(), and, or, xor, not, and_f, or_t, mixed, mixed2, xx]);
+    // sext of i1 true is all ones: put it in the top bits.
+    let s = b.v(format!("sext i1 {a} to i32"));
+    let high = b.i32(-65536);
+    let top = b.v(format!("and i32 {s}, {high}"));
+    let r = b.v(format!("or i32 {packed}, {top}"));
+    b.i(format!("ret i32 {r}"));
+    let vals = [0u32, 1, 2, 3, 0x8000_0000, 0xffff_ffff, 0x7fff_fffe];
+    let mut rows = Vec::new();
+    for &x in &vals {
+        for &y in &vals {
+            for &z in &vals {
+                rows.push(vec![Val::i32(x), Val::i32(y), Val::i32(z)]);
+            }
+        }
+    }
+    b.case(&[Ty::I32, Ty::I32, Ty::I32], Ty::I32).inputs(rows).check(dir.path(), "i1_logic", |r| {
+        let a = u32v(&r[0]) & 1 == 1;
+        let c = u32v(&r[1]) != 0;
+        let d = (u32v(&r[2]) as i32) < 0;
+        let mixed = (a && c) ^ d;
+        let bits = [a, c, d, a && c, a || c, a ^ c, !a, false, true, mixed, mixed || !a, false];
+        let mut want = bits.iter().enumerate().fold(0u32, |acc, (k, &x)| acc | (u32::from(x) << k));
+        if a {
+            want |= 0xffff_0000;
+        }
+        Val::i32(want)
+    });
+}
+
+/// A function `OP iN %x, %y` whose operands come from the inputs, for the trap tests.
+fn trapping(op: &str, bits: u32) -> Body {
+    let t = int_ty(bits);
+    let mut b = Body::new();
+    let (x, y) = match bits {
+        32 | 64 => ("%p0".to_string(), "%p1".to_string()),
+        _ => (b.v(format!("trunc i32 %p0 to {t}")), b.v(format!("trunc i32 %p1 to {t}"))),
+    };
+    let r = b.v(format!("{op} {t} {x}, {y}"));
+    let r = if bits < 32 { b.v(format!("zext {t} {r} to i32")) } else { r };
+    b.i(format!("ret {} {r}", if bits == 64 { "i64" } else { "i32" }));
+    b
+}
+
+/// Division and remainder by zero trap at every width; the rows before the zero divisor
+/// run normally.
+#[test]
+fn division_by_zero_traps() {
+    let dir = dir();
+    for bits in [8u32, 16, 32, 64] {
+        for op in ["udiv", "sdiv", "urem", "srem"] {
+            let ty = if bits == 64 { Ty::I64 } else { Ty::I32 };
+            let val = |x: u64| if bits == 64 { Val::i64(x) } else { Val::i32(x as u32) };
+            // The divisor's low bits are zero; its upper (truncated) bits are not.
+            let zero = if bits < 32 { 0x1234_0000 & !mask(bits) } else { 0 };
+            let case = trapping(op, bits).case(&[ty, ty], ty).inputs(vec![
+                vec![val(7), val(2)],
+                vec![val(7), val(zero)],
+                vec![val(9), val(3)],
+            ]);
+            expect_trap(&case, dir.path(), &format!("{op}_i{bits}_by_zero"), "integer divide by zero");
+        }
+    }
+}
+
+/// `sdiv` of INT_MIN by -1 traps with "integer overflow" at every width.
+#[test]
+fn sdiv_overflow_traps() {
+    let dir = dir();
+    for bits in [8u32, 16, 32, 64] {
+        let ty = if bits == 64 { Ty::I64 } else { Ty::I32 };
+        let val = |x: u64| if bits == 64 { Val::i64(x) } else { Val::i32(x as u32) };
+        let min = 1u64 << (bits - 1);
+        let case = trapping("sdiv", bits).case(&[ty, ty], ty).inputs(vec![
+            vec![val(min), val(1)],
+            vec![val(min), val(u64::MAX)],
+            vec![val(9), val(3)],
+        ]);
+        expect_trap(&case, dir.path(), &format!("sdiv_i{bits}_overflow"), "integer overflow");
+    }
+}
+
+/// The trap tests' control: the same modules without the faulting row exit normally.
+#[test]
+fn division_without_faulting_rows() {
+    let dir = dir();
+    for bits in [8u32, 16, 32, 64] {
+        for op in ["udiv", "sdiv", "urem", "srem"] {
+            let ty = if bits == 64 { Ty::I64 } else { Ty::I32 };
+            let val = |x: u64| if bits == 64 { Val::i64(x) } else { Val::i32(x as u32) };
+            let case: Case = trapping(op, bits).case(&[ty, ty], ty).inputs(vec![
+                vec![val(7), val(2)],
+                vec![val(u64::MAX), val(3)],
+                vec![val(9), val(u64::MAX)],
+            ]);
+            case.check(dir.path(), &format!("{op}_i{bits}_ok"), |r| {
+                let get = |v: &Val| if bits == 64 { u64v(v) } else { u64::from(u32v(v)) };
+                val(int_op(op, bits, get(&r[0]), get(&r[1])).unwrap())
+            });
+        }
+    }
+}
+
+/// Vector division works lane by lane, so one zero lane (or one INT_MIN / -1 lane for
+/// `sdiv`) traps like the scalar operation.
+#[test]
+fn vector_division_traps() {
+    let dir = dir();
+    for (t, ty, bits) in [("<4 x i32>", Ty::V4I32, 32u32), ("<8 x i16>", Ty::V8I16, 16), ("<16 x i8>", Ty::V16I8, 8)] {
+        let n = ty.size() * 8 / bits as usize;
+        let ones = from_lanes(ty, bits, &vec![1; n]);
+        let mut zero_lane = vec![3u64; n];
+        zero_lane[n - 1] = 0;
+        let zero_lane = from_lanes(ty, bits, &zero_lane);
+        for op in ["udiv", "sdiv", "urem", "srem"] {
+            let mut b = Body::new();
+            let r = b.v(format!("{op} {t} %p0, %p1"));
+            b.i(format!("ret {t} {r}"));
+            let case = b.case(&[ty, ty], ty).inputs(vec![vec![ones, ones], vec![ones, zero_lane]]);
+            expect_trap(&case, dir.path(), &format!("{op}_{ty:?}_by_zero"), "integer divide by zero");
+        }
+        let min = from_lanes(ty, bits, &vec![1 << (bits - 1); n]);
+        let mut minus_one = vec![1u64; n];
+        minus_one[1] = mask(bits);
+        let minus_one = from_lanes(ty, bits, &minus_one);
+        let mut b = Body::new();
+        let r = b.v(format!("sdiv {t} %p0, %p1"));
+        b.i(format!("ret {t} {r}"));
+        let case = b.case(&[ty, ty], ty).inputs(vec![vec![ones, ones], vec![min, minus_one]]);
+        expect_trap(&case, dir.path(), &format!("sdiv_{ty:?}_overflow"), "integer overflow");
+    }
+}

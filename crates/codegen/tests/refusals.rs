@@ -1,0 +1,60 @@
+//! Modules the translator refuses (with an error, never a panic or invalid code), even
+//! when nothing checked them first.
+
+use pnacl_bitcode::{ReadOptions, read_parallel};
+
+fn translate(text: &str) -> Result<pnacl_codegen::Translation, String> {
+    let bytes = pnacl_text::asm::assemble(text).map_err(|e| e.render("test"))?;
+    let m =
+        read_parallel(&bytes, ReadOptions { defer_abi: true, ..ReadOptions::default() }).map_err(|e| e.to_string())?;
+    pnacl_codegen::translate(&m, &pnacl_codegen::Config::unplaced(&m, true), &[])
+}
+
+/// `_start`'s body: `%v2` (defined in `%b2`) is used in `%b1`, which `%b2` does not
+/// dominate. The reader accepts it (a forward declaration makes the use legal to encode);
+/// it is not SSA form.
+const NOT_SSA: &str = "module {
+  version 1;
+  types {
+    count 4;
+    @t0 = i32;
+    @t1 = i1;
+    @t2 = void;
+    @t3 = void (i32);
+  }
+  define external void @f0(i32);
+  globals {
+    count 0;
+  }
+  valuesymtab {
+    @f0 : \"_start\";
+  }
+  function void @f0(i32 %p0) {
+    blocks 4;
+    constants {
+      i32:
+        %c0 = i32 0;
+    }
+  %b0:
+    %v0 = icmp eq i32 %p0, %c0;
+    br i1 %v0, label %b1, label %b2;
+  %b1:
+    declare i32 %v2;
+    %v1 = add i32 %v2, %p0;
+    br label %b3;
+  %b2:
+    %v2 = add i32 %p0, %p0;
+    br label %b3;
+  %b3:
+    ret void;
+  }
+}";
+
+#[test]
+fn a_use_its_definition_does_not_dominate_is_refused() {
+    let error = translate(NOT_SSA).err().expect("refused");
+    assert_eq!(error, "@f0: %v2 is used in %b1 where its definition (in %b2) does not dominate the use");
+    // The same function with the use moved below the definition translates.
+    let fixed = NOT_SSA.replace("%v1 = add i32 %v2, %p0;", "%v1 = add i32 %p0, %p0;");
+    assert!(translate(&fixed).is_ok());
+}
