@@ -46,7 +46,9 @@ pub fn with_file(path: &Path, f: impl FnOnce(&mut dyn Write) -> std::io::Result<
         f(&mut w)?;
         w.flush()?;
     }
-    tmp.as_file().sync_all()?;
+    // The rename is atomic: readers see the old file or the whole new one. (No fsync: the
+    // output is as durable as any other file the user writes; syncing cost more than
+    // producing a large listing.)
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }

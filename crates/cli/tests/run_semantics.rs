@@ -8,59 +8,59 @@ mod common;
 use common::*;
 use pnacl_testutil::guest::{Case, Ty, Val};
 
-/// Runs every binary operator on `bits`-bit operands: `i8`/`i16` operands come in as `i32`
-/// and are truncated, the result is zero-extended back.
-fn binops(bits: u32, edges: &[u64]) {
+/// A case `OP iN %x, %y` on `bits`-bit operands: `i8`/`i16` operands come in as `i32` and
+/// are truncated, the result goes back extended by `ext`.
+fn binop_case(op: &str, bits: u32, ext: &str) -> Case {
+    let mut b = Body::new();
+    let (x, y) = (b.narrow("%p0", bits), b.narrow("%p1", bits));
+    let r = b.v(format!("{op} {} {x}, {y}", int_ty(bits)));
+    b.ret_int(&r, bits, ext);
+    let ty = int_carrier(bits);
+    b.case(&[ty, ty], ty)
+}
+
+/// Input rows of two `bits`-bit operands each, one per pair.
+fn operand_rows(bits: u32, operands: impl IntoIterator<Item = (u64, u64)>) -> Vec<Vec<Val>> {
+    operands.into_iter().map(|(a, b)| vec![int_val(bits, a), int_val(bits, b)]).collect()
+}
+
+/// Runs every binary operator on every pair of `bits`-bit edge values (but those that
+/// trap); the result is zero-extended.
+fn binops(bits: u32) {
     let dir = dir();
-    let wide = bits == 64;
-    let t = int_ty(bits);
+    let edges = int_edges(bits);
     for op in INT_OPS {
-        let mut b = Body::new();
-        let (x, y) = if bits < 32 {
-            (b.v(format!("trunc i32 %p0 to {t}")), b.v(format!("trunc i32 %p1 to {t}")))
-        } else {
-            ("%p0".to_string(), "%p1".to_string())
-        };
-        let r = b.v(format!("{op} {t} {x}, {y}"));
-        let r = if bits < 32 { b.v(format!("zext {t} {r} to i32")) } else { r };
-        b.i(format!("ret {} {r}", if wide { "i64" } else { "i32" }));
-        let ty = if wide { Ty::I64 } else { Ty::I32 };
-        let val = |x: u64| if wide { Val::i64(x) } else { Val::i32(x as u32) };
-        let rows: Vec<Vec<Val>> = edges
-            .iter()
-            .flat_map(|&a| edges.iter().map(move |&c| (a, c)))
-            .filter(|&(a, c)| int_op(op, bits, a, c).is_some())
-            .map(|(a, c)| vec![val(a), val(c)])
-            .collect();
-        let get = |v: &Val| if wide { u64v(v) } else { u64::from(u32v(v)) };
-        b.case(&[ty, ty], ty).inputs(rows).check(dir.path(), &format!("{op}_i{bits}"), |r| {
-            val(int_op(op, bits, get(&r[0]), get(&r[1])).expect("rows are filtered"))
+        let rows = operand_rows(
+            bits,
+            edges
+                .iter()
+                .flat_map(|&a| edges.iter().map(move |&c| (a, c)))
+                .filter(|&(a, c)| int_op(op, bits, a, c).is_some()),
+        );
+        binop_case(op, bits, "zext").inputs(rows).check(dir.path(), &format!("{op}_i{bits}"), |r| {
+            int_val(bits, int_op(op, bits, int_of(&r[0]), int_of(&r[1])).expect("rows are filtered"))
         });
     }
 }
 
-fn widen(v: &[u32]) -> Vec<u64> {
-    v.iter().map(|&x| u64::from(x)).collect()
-}
-
 #[test]
 fn i8_binops() {
-    binops(8, &widen(I8_EDGES));
+    binops(8);
 }
 
 #[test]
 fn i16_binops() {
-    binops(16, &widen(I16_EDGES));
+    binops(16);
 }
 
 #[test]
 fn i32_binops() {
-    binops(32, &widen(I32_EDGES));
+    binops(32);
 }
 
 #[test]
 fn i64_binops() {
-    binops(64, I64_EDGES);
+    binops(64);
 }
 
 /// Shift amounts from 0 to well past the width, and amounts that are negative in the
@@ -73,31 +73,16 @@ fn shifts_by_large_amounts() {
         let mut amounts: Vec<u64> = (0..=2 * u64::from(bits) + 3).collect();
         amounts.extend([u64::from(bits) * 3 + 1, 0xff, 0xffff, 0xffff_ffff, u64::MAX, 1 << 40 | 3]);
         for op in ["shl", "lshr", "ashr"] {
-            let wide = bits == 64;
-            let t = int_ty(bits);
-            let mut b = Body::new();
-            let (x, y) = if bits < 32 {
-                (b.v(format!("trunc i32 %p0 to {t}")), b.v(format!("trunc i32 %p1 to {t}")))
-            } else {
-                ("%p0".to_string(), "%p1".to_string())
-            };
-            let r = b.v(format!("{op} {t} {x}, {y}"));
-            let r = if bits < 32 { b.v(format!("zext {t} {r} to i32")) } else { r };
-            b.i(format!("ret {} {r}", if wide { "i64" } else { "i32" }));
-            let ty = if wide { Ty::I64 } else { Ty::I32 };
-            let val = |x: u64| if wide { Val::i64(x) } else { Val::i32(x as u32) };
-            let get = |v: &Val| if wide { u64v(v) } else { u64::from(u32v(v)) };
-            let rows: Vec<Vec<Val>> =
-                values.iter().flat_map(|&a| amounts.iter().map(move |&s| vec![val(a), val(s)])).collect();
-            b.case(&[ty, ty], ty).inputs(rows).check(dir.path(), &format!("{op}_i{bits}_large"), |r| {
-                let (a, s) = (get(&r[0]) & mask(bits), get(&r[1]) & mask(bits));
+            let rows = operand_rows(bits, values.iter().flat_map(|&a| amounts.iter().map(move |&s| (a, s))));
+            binop_case(op, bits, "zext").inputs(rows).check(dir.path(), &format!("{op}_i{bits}_large"), |r| {
+                let (a, s) = (int_of(&r[0]) & mask(bits), int_of(&r[1]) & mask(bits));
                 let n = (s % u64::from(bits)) as u32;
                 let want = match op {
                     "shl" => a << n,
                     "lshr" => a >> n,
                     _ => (sext(a, bits) as i64 >> n) as u64,
                 };
-                val(want & mask(bits))
+                int_val(bits, want & mask(bits))
             });
         }
     }
@@ -109,32 +94,14 @@ fn shifts_by_large_amounts() {
 fn srem_int_min_by_minus_one() {
     let dir = dir();
     for bits in [8u32, 16, 32, 64] {
-        let wide = bits == 64;
-        let t = int_ty(bits);
-        let mut b = Body::new();
-        let (x, y) = if bits < 32 {
-            (b.v(format!("trunc i32 %p0 to {t}")), b.v(format!("trunc i32 %p1 to {t}")))
-        } else {
-            ("%p0".to_string(), "%p1".to_string())
-        };
-        let r = b.v(format!("srem {t} {x}, {y}"));
-        let r = if bits < 32 { b.v(format!("sext {t} {r} to i32")) } else { r };
-        b.i(format!("ret {} {r}", if wide { "i64" } else { "i32" }));
-        let ty = if wide { Ty::I64 } else { Ty::I32 };
-        let val = |x: u64| if wide { Val::i64(x) } else { Val::i32(x as u32) };
         let min = 1u64 << (bits - 1);
-        let rows = vec![
-            vec![val(min), val(u64::MAX)],
-            vec![val(min), val(1)],
-            vec![val(min), val(min)],
-            vec![val(min | 1), val(u64::MAX)],
-            vec![val(min - 1), val(u64::MAX)],
-            vec![val(min), val(u64::MAX)],
-        ];
-        b.case(&[ty, ty], ty).inputs(rows).check(dir.path(), &format!("srem_min_i{bits}"), |r| {
-            let get = |v: &Val| if wide { u64v(v) } else { u64::from(u32v(v)) };
-            let want = int_op("srem", bits, get(&r[0]), get(&r[1])).unwrap();
-            val(if wide { want } else { sext(want, bits) })
+        let rows = operand_rows(
+            bits,
+            [(min, u64::MAX), (min, 1), (min, min), (min | 1, u64::MAX), (min - 1, u64::MAX), (min, u64::MAX)],
+        );
+        binop_case("srem", bits, "sext").inputs(rows).check(dir.path(), &format!("srem_min_i{bits}"), |r| {
+            let want = int_op("srem", bits, int_of(&r[0]), int_of(&r[1])).unwrap();
+            int_val(bits, if bits == 64 { want } else { sext(want, bits) })
         });
     }
 }
@@ -190,20 +157,6 @@ fn i1_logic() {
     });
 }
 
-/// A function `OP iN %x, %y` whose operands come from the inputs, for the trap tests.
-fn trapping(op: &str, bits: u32) -> Body {
-    let t = int_ty(bits);
-    let mut b = Body::new();
-    let (x, y) = match bits {
-        32 | 64 => ("%p0".to_string(), "%p1".to_string()),
-        _ => (b.v(format!("trunc i32 %p0 to {t}")), b.v(format!("trunc i32 %p1 to {t}"))),
-    };
-    let r = b.v(format!("{op} {t} {x}, {y}"));
-    let r = if bits < 32 { b.v(format!("zext {t} {r} to i32")) } else { r };
-    b.i(format!("ret {} {r}", if bits == 64 { "i64" } else { "i32" }));
-    b
-}
-
 /// Division and remainder by zero trap at every width; the rows before the zero divisor
 /// run normally.
 #[test]
@@ -211,15 +164,9 @@ fn division_by_zero_traps() {
     let dir = dir();
     for bits in [8u32, 16, 32, 64] {
         for op in ["udiv", "sdiv", "urem", "srem"] {
-            let ty = if bits == 64 { Ty::I64 } else { Ty::I32 };
-            let val = |x: u64| if bits == 64 { Val::i64(x) } else { Val::i32(x as u32) };
             // The divisor's low bits are zero; its upper (truncated) bits are not.
             let zero = if bits < 32 { 0x1234_0000 & !mask(bits) } else { 0 };
-            let case = trapping(op, bits).case(&[ty, ty], ty).inputs(vec![
-                vec![val(7), val(2)],
-                vec![val(7), val(zero)],
-                vec![val(9), val(3)],
-            ]);
+            let case = binop_case(op, bits, "zext").inputs(operand_rows(bits, [(7, 2), (7, zero), (9, 3)]));
             expect_trap(&case, dir.path(), &format!("{op}_i{bits}_by_zero"), "integer divide by zero");
         }
     }
@@ -230,14 +177,8 @@ fn division_by_zero_traps() {
 fn sdiv_overflow_traps() {
     let dir = dir();
     for bits in [8u32, 16, 32, 64] {
-        let ty = if bits == 64 { Ty::I64 } else { Ty::I32 };
-        let val = |x: u64| if bits == 64 { Val::i64(x) } else { Val::i32(x as u32) };
         let min = 1u64 << (bits - 1);
-        let case = trapping("sdiv", bits).case(&[ty, ty], ty).inputs(vec![
-            vec![val(min), val(1)],
-            vec![val(min), val(u64::MAX)],
-            vec![val(9), val(3)],
-        ]);
+        let case = binop_case("sdiv", bits, "zext").inputs(operand_rows(bits, [(min, 1), (min, u64::MAX), (9, 3)]));
         expect_trap(&case, dir.path(), &format!("sdiv_i{bits}_overflow"), "integer overflow");
     }
 }
@@ -248,16 +189,9 @@ fn division_without_faulting_rows() {
     let dir = dir();
     for bits in [8u32, 16, 32, 64] {
         for op in ["udiv", "sdiv", "urem", "srem"] {
-            let ty = if bits == 64 { Ty::I64 } else { Ty::I32 };
-            let val = |x: u64| if bits == 64 { Val::i64(x) } else { Val::i32(x as u32) };
-            let case: Case = trapping(op, bits).case(&[ty, ty], ty).inputs(vec![
-                vec![val(7), val(2)],
-                vec![val(u64::MAX), val(3)],
-                vec![val(9), val(u64::MAX)],
-            ]);
+            let case = binop_case(op, bits, "zext").inputs(operand_rows(bits, [(7, 2), (u64::MAX, 3), (9, u64::MAX)]));
             case.check(dir.path(), &format!("{op}_i{bits}_ok"), |r| {
-                let get = |v: &Val| if bits == 64 { u64v(v) } else { u64::from(u32v(v)) };
-                val(int_op(op, bits, get(&r[0]), get(&r[1])).unwrap())
+                int_val(bits, int_op(op, bits, int_of(&r[0]), int_of(&r[1])).unwrap())
             });
         }
     }
@@ -275,20 +209,18 @@ fn vector_division_traps() {
         zero_lane[n - 1] = 0;
         let zero_lane = from_lanes(ty, bits, &zero_lane);
         for op in ["udiv", "sdiv", "urem", "srem"] {
-            let mut b = Body::new();
-            let r = b.v(format!("{op} {t} %p0, %p1"));
-            b.i(format!("ret {t} {r}"));
-            let case = b.case(&[ty, ty], ty).inputs(vec![vec![ones, ones], vec![ones, zero_lane]]);
+            let case = Body::returning(t, format!("{op} {t} %p0, %p1"))
+                .case(&[ty, ty], ty)
+                .inputs(vec![vec![ones, ones], vec![ones, zero_lane]]);
             expect_trap(&case, dir.path(), &format!("{op}_{ty:?}_by_zero"), "integer divide by zero");
         }
         let min = from_lanes(ty, bits, &vec![1 << (bits - 1); n]);
         let mut minus_one = vec![1u64; n];
         minus_one[1] = mask(bits);
         let minus_one = from_lanes(ty, bits, &minus_one);
-        let mut b = Body::new();
-        let r = b.v(format!("sdiv {t} %p0, %p1"));
-        b.i(format!("ret {t} {r}"));
-        let case = b.case(&[ty, ty], ty).inputs(vec![vec![ones, ones], vec![min, minus_one]]);
+        let case = Body::returning(t, format!("sdiv {t} %p0, %p1"))
+            .case(&[ty, ty], ty)
+            .inputs(vec![vec![ones, ones], vec![min, minus_one]]);
         expect_trap(&case, dir.path(), &format!("sdiv_{ty:?}_overflow"), "integer overflow");
     }
 }

@@ -9,6 +9,7 @@ mod common;
 
 use common::*;
 use pnacl_testutil::guest::{Ty, Val};
+use std::path::Path;
 
 const INT_BITS: [u32; 5] = [1, 8, 16, 32, 64];
 
@@ -91,23 +92,18 @@ fn integer_casts() {
 #[test]
 fn i1_extensions_full_width() {
     let dir = dir();
-    for (op, t, ty) in
-        [("sext", "i32", Ty::I32), ("zext", "i32", Ty::I32), ("sext", "i64", Ty::I64), ("zext", "i64", Ty::I64)]
-    {
+    for (op, bits) in [("sext", 32), ("zext", 32), ("sext", 64), ("zext", 64)] {
+        let t = int_ty(bits);
         let mut b = Body::new();
         let zero = b.i32(0);
         let c = b.v(format!("icmp slt i32 %p0, {zero}"));
         let r = b.v(format!("{op} i1 {c} to {t}"));
         b.i(format!("ret {t} {r}"));
-        b.case(&[Ty::I32], ty).inputs(rows1(i32s(I32_EDGES))).check(dir.path(), &format!("{op}_i1_{t}"), |r| {
-            let neg = (u32v(&r[0]) as i32) < 0;
-            let v: u64 = match (op, neg) {
-                (_, false) => 0,
-                ("sext", true) => u64::MAX,
-                _ => 1,
-            };
-            if ty == Ty::I32 { Val::i32(v as u32) } else { Val::i64(v) }
-        });
+        b.case(&[Ty::I32], int_carrier(bits)).inputs(rows1(i32s(I32_EDGES))).check(
+            dir.path(),
+            &format!("{op}_i1_{t}"),
+            |r| int_val(bits, extend_i1((u32v(&r[0]) as i32) < 0, op, bits)),
+        );
     }
 }
 
@@ -166,16 +162,12 @@ fn fp_inputs_f32() -> Vec<f32> {
 #[test]
 fn fptrunc_and_fpext() {
     let dir = dir();
-    let mut b = Body::new();
-    let r = b.v("fptrunc double %p0 to float");
-    b.i(format!("ret float {r}"));
-    b.case(&[Ty::F64], Ty::F32)
+    Body::returning("float", "fptrunc double %p0 to float")
+        .case(&[Ty::F64], Ty::F32)
         .inputs(rows1(f64s(&fp_inputs_f64())))
         .check(dir.path(), "fptrunc", |r| Val::f32(f64v(&r[0]) as f32));
-    let mut b = Body::new();
-    let r = b.v("fpext float %p0 to double");
-    b.i(format!("ret double {r}"));
-    b.case(&[Ty::F32], Ty::F64)
+    Body::returning("double", "fpext float %p0 to double")
+        .case(&[Ty::F32], Ty::F64)
         .inputs(rows1(f32s(&fp_inputs_f32())))
         .check(dir.path(), "fpext", |r| Val::f64(f32v(&r[0]) as f64));
 }
@@ -277,81 +269,66 @@ fn int_to_fp_casts() {
     }
 }
 
-fn nan_patterns_f32() -> Vec<u32> {
-    vec![
-        0,
-        0x8000_0000,
-        1,
-        0x3f80_0000,
-        0x7f80_0000,
-        0xff80_0000,
-        0x7f80_0001,
-        0x7fbf_ffff,
-        0x7fc0_0000,
-        0xffc0_0001,
-        0xff80_0001,
-        0x1234_5678,
-        0xdead_beef,
-    ]
-}
+/// `float` bit patterns: zeros, one, infinities, signalling and quiet NaNs, others.
+const NAN_PATTERNS_F32: [u64; 13] = [
+    0,
+    0x8000_0000,
+    1,
+    0x3f80_0000,
+    0x7f80_0000,
+    0xff80_0000,
+    0x7f80_0001,
+    0x7fbf_ffff,
+    0x7fc0_0000,
+    0xffc0_0001,
+    0xff80_0001,
+    0x1234_5678,
+    0xdead_beef,
+];
 
-fn nan_patterns_f64() -> Vec<u64> {
-    vec![
-        0,
-        0x8000_0000_0000_0000,
-        1,
-        0x3ff0_0000_0000_0000,
-        0x7ff0_0000_0000_0000,
-        0x7ff0_0000_0000_0001,
-        0x7ff7_ffff_ffff_ffff,
-        0x7ff8_0000_0000_0000,
-        0xfff8_0000_0000_0001,
-        0xfff0_0000_dead_beef,
-        0x0123_4567_89ab_cdef,
-    ]
+/// `double` bit patterns, likewise.
+const NAN_PATTERNS_F64: [u64; 11] = [
+    0,
+    0x8000_0000_0000_0000,
+    1,
+    0x3ff0_0000_0000_0000,
+    0x7ff0_0000_0000_0000,
+    0x7ff0_0000_0000_0001,
+    0x7ff7_ffff_ffff_ffff,
+    0x7ff8_0000_0000_0000,
+    0xfff8_0000_0000_0001,
+    0xfff0_0000_dead_beef,
+    0x0123_4567_89ab_cdef,
+];
+
+/// `bitcast` from the float type `ft` to the integer type `it` of its size, from `it` to
+/// `ft` (a NaN compares as NaN), and from `it` to `ft` and back (exactly), on `patterns`.
+fn scalar_bitcast_cases(dir: &Path, ft: Ty, it: Ty, patterns: &[u64]) {
+    let (f, i, bits) = (ft.name(), it.name(), 8 * it.size() as u32);
+    let of = |ty: Ty| rows1(patterns.iter().map(|&p| from_lanes(ty, bits, &[p])));
+    Body::returning(i, format!("bitcast {f} %p0 to {i}")).case(&[ft], it).inputs(of(ft)).check(
+        dir,
+        &format!("{f}_to_{i}"),
+        |r| from_lanes(it, bits, &lanes(&r[0], bits)),
+    );
+    Body::returning(f, format!("bitcast {i} %p0 to {f}")).case(&[it], ft).inputs(of(it)).check(
+        dir,
+        &format!("{i}_to_{f}"),
+        |r| from_lanes(ft, bits, &lanes(&r[0], bits)),
+    );
+    let mut b = Body::new();
+    let x = b.v(format!("bitcast {i} %p0 to {f}"));
+    let r = b.v(format!("bitcast {f} {x} to {i}"));
+    b.i(format!("ret {i} {r}"));
+    b.case(&[it], it).inputs(of(it)).check(dir, &format!("{i}_{f}_{i}"), |r| r[0]);
 }
 
 /// Bitcasts between integers and floats keep every bit, signalling-NaN payloads included.
 #[test]
 fn scalar_bitcasts() {
     let dir = dir();
-    let words = nan_patterns_f32();
-    // float -> i32
-    let mut b = Body::new();
-    let r = b.v("bitcast float %p0 to i32");
-    b.i(format!("ret i32 {r}"));
-    let rows = rows1(words.iter().map(|&w| Val::f32(f32::from_bits(w))));
-    b.case(&[Ty::F32], Ty::I32).inputs(rows).check(dir.path(), "float_to_i32", |r| Val::i32(u32v(&r[0])));
-    // i32 -> float (a NaN compares as NaN), and i32 -> float -> i32 exactly.
-    let mut b = Body::new();
-    let r = b.v("bitcast i32 %p0 to float");
-    b.i(format!("ret float {r}"));
-    b.case(&[Ty::I32], Ty::F32)
-        .inputs(rows1(i32s(&words)))
-        .check(dir.path(), "i32_to_float", |r| Val::f32(f32::from_bits(u32v(&r[0]))));
-    let mut b = Body::new();
-    let f = b.v("bitcast i32 %p0 to float");
-    let r = b.v(format!("bitcast float {f} to i32"));
-    b.i(format!("ret i32 {r}"));
-    b.case(&[Ty::I32], Ty::I32).inputs(rows1(i32s(&words))).check(dir.path(), "i32_float_i32", |r| r[0]);
-    // The same for double.
-    let quads = nan_patterns_f64();
-    let mut b = Body::new();
-    let r = b.v("bitcast double %p0 to i64");
-    b.i(format!("ret i64 {r}"));
-    let rows = rows1(quads.iter().map(|&w| Val::f64(f64::from_bits(w))));
-    b.case(&[Ty::F64], Ty::I64).inputs(rows).check(dir.path(), "double_to_i64", |r| Val::i64(u64v(&r[0])));
-    let mut b = Body::new();
-    let r = b.v("bitcast i64 %p0 to double");
-    b.i(format!("ret double {r}"));
-    b.case(&[Ty::I64], Ty::F64)
-        .inputs(rows1(i64s(&quads)))
-        .check(dir.path(), "i64_to_double", |r| Val::f64(f64::from_bits(u64v(&r[0]))));
-    let mut b = Body::new();
-    let f = b.v("bitcast i64 %p0 to double");
-    let r = b.v(format!("bitcast double {f} to i64"));
-    b.i(format!("ret i64 {r}"));
-    b.case(&[Ty::I64], Ty::I64).inputs(rows1(i64s(&quads))).check(dir.path(), "i64_double_i64", |r| r[0]);
+    scalar_bitcast_cases(dir.path(), Ty::F32, Ty::I32, &NAN_PATTERNS_F32);
+    scalar_bitcast_cases(dir.path(), Ty::F64, Ty::I64, &NAN_PATTERNS_F64);
 }
 
 const VECTORS: [(&str, Ty); 4] =
@@ -387,19 +364,17 @@ fn vector_bitcasts() {
             if from == to {
                 continue;
             }
-            let mut b = Body::new();
-            let r = b.v(format!("bitcast {from} %p0 to {to}"));
-            b.i(format!("ret {to} {r}"));
             let rows = rows1(patterns.iter().map(|&p| vector_of(fty, p)));
-            b.case(&[fty], tty)
-                .inputs(rows)
-                .check(dir.path(), &format!("bitcast_{fty:?}_{tty:?}"), |r| vector_of(tty, r[0].bytes));
+            Body::returning(to, format!("bitcast {from} %p0 to {to}")).case(&[fty], tty).inputs(rows.clone()).check(
+                dir.path(),
+                &format!("bitcast_{fty:?}_{tty:?}"),
+                |r| vector_of(tty, r[0].bytes),
+            );
             // There and back again, exactly.
             let mut b = Body::new();
             let x = b.v(format!("bitcast {from} %p0 to {to}"));
             let r = b.v(format!("bitcast {to} {x} to {from}"));
             b.i(format!("ret {from} {r}"));
-            let rows = rows1(patterns.iter().map(|&p| vector_of(fty, p)));
             b.case(&[fty], fty).inputs(rows).check(dir.path(), &format!("bitcast_{fty:?}_{tty:?}_back"), |r| r[0]);
         }
     }

@@ -8,34 +8,10 @@ mod common;
 use common::*;
 use pnacl_testutil::guest::{Ty, Val};
 
-fn edges(bits: u32) -> Vec<u64> {
-    let v: Vec<u64> = match bits {
-        8 => I8_EDGES.iter().map(|&x| u64::from(x)).collect(),
-        16 => I16_EDGES.iter().map(|&x| u64::from(x)).collect(),
-        32 => I32_EDGES.iter().map(|&x| u64::from(x)).collect(),
-        _ => I64_EDGES.to_vec(),
-    };
-    v
-}
-
-/// The operands of an `i8`/`i16` function come in as `i32` and are truncated.
-fn operands(b: &mut Body, bits: u32) -> (String, String) {
-    if bits >= 32 {
-        ("%p0".into(), "%p1".into())
-    } else {
-        let t = int_ty(bits);
-        (b.v(format!("trunc i32 %p0 to {t}")), b.v(format!("trunc i32 %p1 to {t}")))
-    }
-}
-
+/// Every pair of `bits`-bit edge values.
 fn int_rows(bits: u32) -> Vec<Vec<Val>> {
-    let e = edges(bits);
-    let vals: Vec<Val> = e.iter().map(|&x| if bits == 64 { Val::i64(x) } else { Val::i32(x as u32) }).collect();
+    let vals: Vec<Val> = int_edges(bits).into_iter().map(|x| int_val(bits, x)).collect();
     pairs(&vals, &vals)
-}
-
-fn int_of(v: &Val) -> u64 {
-    if v.ty == Ty::I64 { u64v(v) } else { u64::from(u32v(v)) }
 }
 
 /// All 10 predicates in one function per type: bit k of the result is predicate k.
@@ -44,12 +20,12 @@ fn icmp_all_predicates() {
     let dir = dir();
     for bits in [8u32, 16, 32, 64] {
         let mut b = Body::new();
-        let (x, y) = operands(&mut b, bits);
+        let (x, y) = (b.narrow("%p0", bits), b.narrow("%p1", bits));
         let t = int_ty(bits);
         let results: Vec<String> = ICMP.iter().map(|p| b.v(format!("icmp {p} {t} {x}, {y}"))).collect();
         let r = b.pack(&results);
         b.i(format!("ret i32 {r}"));
-        let ty = if bits == 64 { Ty::I64 } else { Ty::I32 };
+        let ty = int_carrier(bits);
         b.case(&[ty, ty], Ty::I32).inputs(int_rows(bits)).check(dir.path(), &format!("icmp_i{bits}"), |r| {
             let (a, c) = (int_of(&r[0]), int_of(&r[1]));
             Val::i32(ICMP.iter().enumerate().fold(0, |acc, (k, p)| acc | (u32::from(icmp(p, bits, a, c)) << k)))
@@ -65,21 +41,15 @@ fn icmp_branches() {
         for p in ICMP {
             for constant in [None, Some(5i64), Some(-2)] {
                 let mut b = Body::new();
-                let (x, y) = operands(&mut b, bits);
+                let (x, y) = (b.narrow("%p0", bits), b.narrow("%p1", bits));
                 let t = int_ty(bits);
                 let y = match constant {
                     Some(c) => b.c(t, c),
                     None => y,
                 };
                 let c = b.v(format!("icmp {p} {t} {x}, {y}"));
-                b.i(format!("br i1 {c}, label %b1, label %b2"));
-                b.block(1);
-                let yes = b.i32(100);
-                b.i(format!("ret i32 {yes}"));
-                b.block(2);
-                let no = b.i32(200);
-                b.i(format!("ret i32 {no}"));
-                let ty = if bits == 64 { Ty::I64 } else { Ty::I32 };
+                b.ret_by_branch(&c, 100, 200);
+                let ty = int_carrier(bits);
                 let name = format!("icmp_br_{p}_i{bits}_{}", constant.map_or("var".into(), |c| c.to_string()));
                 b.case(&[ty, ty], Ty::I32).inputs(int_rows(bits)).check(dir.path(), &name, |r| {
                     let a = int_of(&r[0]);
@@ -103,24 +73,12 @@ fn select_integers() {
         let t = int_ty(bits);
         let mut b = Body::new();
         let c = b.v("trunc i32 %p0 to i1");
-        let (x, y) = if bits >= 32 {
-            ("%p1".to_string(), "%p2".to_string())
-        } else {
-            (b.v(format!("trunc i32 %p1 to {t}")), b.v(format!("trunc i32 %p2 to {t}")))
-        };
+        let (x, y) = (b.narrow("%p1", bits), b.narrow("%p2", bits));
         let r = b.v(format!("select i1 {c}, {t} {x}, {t} {y}"));
-        let (ty, r) = if bits == 64 {
-            (Ty::I64, r)
-        } else if bits == 32 {
-            (Ty::I32, r)
-        } else {
-            (Ty::I32, b.v(format!("sext {t} {r} to i32")))
-        };
-        b.i(format!("ret {} {r}", if bits == 64 { "i64" } else { "i32" }));
-        let vals: Vec<Val> = edges(if bits == 1 { 8 } else { bits })
-            .iter()
-            .map(|&x| if bits == 64 { Val::i64(x) } else { Val::i32(x as u32) })
-            .collect();
+        b.ret_int(&r, bits, "sext");
+        let ty = int_carrier(bits);
+        let vals: Vec<Val> =
+            int_edges(if bits == 1 { 8 } else { bits }).into_iter().map(|x| int_val(bits, x)).collect();
         let mut rows = Vec::new();
         for &cond in &conditions() {
             for (k, x) in vals.iter().enumerate() {
@@ -130,8 +88,7 @@ fn select_integers() {
         }
         b.case(&[Ty::I32, ty, ty], ty).inputs(rows).check(dir.path(), &format!("select_i{bits}"), |r| {
             let chosen = if u32v(&r[0]) & 1 == 1 { &r[1] } else { &r[2] };
-            let v = sext(int_of(chosen) & mask(bits), bits);
-            if bits == 64 { Val::i64(v) } else { Val::i32(v as u32) }
+            int_val(bits, sext(int_of(chosen) & mask(bits), bits))
         });
     }
 }

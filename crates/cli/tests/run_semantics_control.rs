@@ -18,21 +18,10 @@ fn phi_loop_sum_of_squares() {
     let dir = dir();
     let mut b = Body::new();
     let zero = b.i32(0);
-    let one = b.i32(1);
-    b.i("br label %b1");
-    b.block(1);
-    let next_i = b.forward("i32");
-    let next_s = b.forward("i32");
-    let i = b.v(format!("phi i32 [{zero}, %b0], [{next_i}, %b2]"));
-    let s = b.v(format!("phi i32 [{zero}, %b0], [{next_s}, %b2]"));
-    let more = b.v(format!("icmp ult i32 {i}, %p0"));
-    b.i(format!("br i1 {more}, label %b2, label %b3"));
-    b.block(2);
-    let sq = b.v(format!("mul i32 {i}, {i}"));
-    b.define(&next_s, format!("add i32 {s}, {sq}"));
-    b.define(&next_i, format!("add i32 {i}, {one}"));
-    b.i("br label %b1");
-    b.block(3);
+    let [s] = b.counted_loop("%p0", [("i32", &zero)], |b, i, [(s, next_s)]| {
+        let sq = b.v(format!("mul i32 {i}, {i}"));
+        b.define(next_s, format!("add i32 {s}, {sq}"));
+    });
     b.i(format!("ret i32 {s}"));
     let mut ns: Vec<u32> = (0..=40).collect();
     ns.extend([100, 1000, 4097, 65_536, 100_000]);
@@ -53,13 +42,7 @@ fn phi_loop_fibonacci() {
     let one32 = b.i32(1);
     let none = b.v(format!("icmp eq i32 %p0, {zero32}"));
     b.i(format!("br i1 {none}, label %b2, label %b1"));
-    b.block(1);
-    let next_a = b.forward("i64");
-    let next_b = b.forward("i64");
-    let next_n = b.forward("i32");
-    let a = b.v(format!("phi i64 [{zero}, %b0], [{next_a}, %b1]"));
-    let bb = b.v(format!("phi i64 [{one}, %b0], [{next_b}, %b1]"));
-    let n = b.v(format!("phi i32 [%p0, %b0], [{next_n}, %b1]"));
+    let [(a, next_a), (bb, next_b), (n, next_n)] = b.loop_head(1, [("i64", &zero), ("i64", &one), ("i32", "%p0")]);
     b.define(&next_a, format!("add i64 {bb}, {zero}"));
     b.define(&next_b, format!("add i64 {a}, {bb}"));
     b.define(&next_n, format!("sub i32 {n}, {one32}"));
@@ -127,10 +110,7 @@ fn phi_swap() {
 fn switch_case(bits: u32, cases: &[i64]) -> Case {
     let t = int_ty(bits);
     let mut b = Body::new();
-    let cond = match bits {
-        32 | 64 => "%p0".to_string(),
-        _ => b.v(format!("trunc i32 %p0 to {t}")),
-    };
+    let cond = b.narrow("%p0", bits);
     let targets: Vec<(i64, usize)> = cases.iter().enumerate().map(|(k, &v)| (v, 2 + k / 2)).collect();
     b.switch(t, &cond, 1, &targets);
     let blocks = 2 + cases.len().div_ceil(2);
@@ -139,16 +119,19 @@ fn switch_case(bits: u32, cases: &[i64]) -> Case {
         let c = b.i32(10 * j + 7);
         b.i(format!("ret i32 {c}"));
     }
-    let ty = if bits == 64 { Ty::I64 } else { Ty::I32 };
-    b.case(&[ty], Ty::I32)
+    b.case(&[int_carrier(bits)], Ty::I32)
 }
 
-fn switch_expect(bits: u32, cases: &[i64], x: u64) -> u32 {
-    let x = x & mask(bits);
-    match cases.iter().position(|&c| c as u64 & mask(bits) == x) {
-        Some(k) => 10 * (2 + k as u32 / 2) + 7,
-        None => 17,
-    }
+/// Runs [`switch_case`] on `inputs` and checks the block each reaches.
+fn check_switch(bits: u32, cases: &[i64], inputs: Vec<Val>) {
+    let dir = dir();
+    switch_case(bits, cases).inputs(rows1(inputs)).check(dir.path(), &format!("switch_i{bits}"), |r| {
+        let x = int_of(&r[0]) & mask(bits);
+        Val::i32(match cases.iter().position(|&c| c as u64 & mask(bits) == x) {
+            Some(k) => 10 * (2 + k as u32 / 2) + 7,
+            None => 17,
+        })
+    });
 }
 
 /// Inputs: every case value, its neighbours, and edge values, with junk in the bits a
@@ -164,12 +147,11 @@ fn switch_inputs(bits: u32, cases: &[i64], extra: &[u64]) -> Vec<Val> {
         let junk: Vec<u64> = v.iter().map(|x| x ^ 0x5a5a_0000_0000_0000 ^ (0xabcd_0000 & !mask(bits))).collect();
         v.extend(junk);
     }
-    if bits == 64 { i64s(&v) } else { v.iter().map(|&x| Val::i32(x as u32)).collect() }
+    v.iter().map(|&x| int_val(bits, x)).collect()
 }
 
 #[test]
 fn switch_i32() {
-    let dir = dir();
     let cases: Vec<i64> = vec![
         0,
         1,
@@ -192,43 +174,28 @@ fn switch_i32() {
         4097,
         77,
     ];
-    let rows = rows1(switch_inputs(32, &cases, &[0x8000_0001, 0xffff_0000, 50, 99]));
-    switch_case(32, &cases)
-        .inputs(rows)
-        .check(dir.path(), "switch_i32", |r| Val::i32(switch_expect(32, &cases, u64::from(u32v(&r[0])))));
+    check_switch(32, &cases, switch_inputs(32, &cases, &[0x8000_0001, 0xffff_0000, 50, 99]));
 }
 
 #[test]
 fn switch_i8() {
-    let dir = dir();
     let cases: Vec<i64> = vec![-128, -1, 0, 1, 127, 100, -100, 42, 7];
-    let mut vals: Vec<u64> = (0..256).collect();
+    let mut vals: Vec<u32> = (0..256).collect();
     vals.extend([0x1234_5600, 0xffff_ff80, 0x8000_017f]);
-    let rows = rows1(vals.iter().map(|&x| Val::i32(x as u32)));
-    switch_case(8, &cases)
-        .inputs(rows)
-        .check(dir.path(), "switch_i8", |r| Val::i32(switch_expect(8, &cases, u64::from(u32v(&r[0])))));
+    check_switch(8, &cases, i32s(&vals));
 }
 
 #[test]
 fn switch_i16() {
-    let dir = dir();
     let cases: Vec<i64> = vec![-32768, -1, 0, 1, 255, 256, 32767, 1000, -1000, 12345];
-    let rows = rows1(switch_inputs(16, &cases, &[2, 0x8000_0000, 0xffff_7fff]));
-    switch_case(16, &cases)
-        .inputs(rows)
-        .check(dir.path(), "switch_i16", |r| Val::i32(switch_expect(16, &cases, u64::from(u32v(&r[0])))));
+    check_switch(16, &cases, switch_inputs(16, &cases, &[2, 0x8000_0000, 0xffff_7fff]));
 }
 
 #[test]
 fn switch_i64() {
-    let dir = dir();
     let cases: Vec<i64> =
         vec![-1, 0, 1, 1 << 40, i64::MIN, i64::MAX, 0x1_0000_0000, 5, -0x1_0000_0000, 0xffff_ffff, 123_456_789_012];
-    let rows = rows1(switch_inputs(64, &cases, &[0x2_0000_0000, 0x1_0000_0005, 0xffff_ffff_0000_0005]));
-    switch_case(64, &cases)
-        .inputs(rows)
-        .check(dir.path(), "switch_i64", |r| Val::i32(switch_expect(64, &cases, u64v(&r[0]))));
+    check_switch(64, &cases, switch_inputs(64, &cases, &[0x2_0000_0000, 0x1_0000_0005, 0xffff_ffff_0000_0005]));
 }
 
 /// A `switch` whose targets have phis: some cases go straight to the join block (the
@@ -284,11 +251,7 @@ fn nested_branches_collatz() {
     let cap = b.i32(500);
     b.i("br label %b1");
     // b1: the loop head (x, steps); b7 is the exit.
-    b.block(1);
-    let next_x = b.forward("i32");
-    let next_n = b.forward("i32");
-    let x = b.v(format!("phi i32 [%p0, %b0], [{next_x}, %b6]"));
-    let n = b.v(format!("phi i32 [{zero}, %b0], [{next_n}, %b6]"));
+    let [(x, next_x), (n, next_n)] = b.loop_head(6, [("i32", "%p0"), ("i32", &zero)]);
     let at_one = b.v(format!("icmp ule i32 {x}, {one}"));
     b.i(format!("br i1 {at_one}, label %b7, label %b2"));
     // b2: the cap.
@@ -490,9 +453,7 @@ fn call_vector_parameters() {
     let r = h.v(format!("xor <4 x i32> {s}, {w}"));
     h.i(format!("ret <4 x i32> {r}"));
     let helper = h.function(2, "<4 x i32>", &["<4 x i32>", "<4 x float>", "<8 x i16>"]);
-    let mut b = Body::new();
-    let r = b.v("call <4 x i32> @f2(<4 x i32> %p0, <4 x float> %p1, <8 x i16> %p2)");
-    b.i(format!("ret <4 x i32> {r}"));
+    let b = Body::returning("<4 x i32>", "call <4 x i32> @f2(<4 x i32> %p0, <4 x float> %p1, <8 x i16> %p2)");
     let mut rng = Rng::new(5);
     let rows: Vec<Vec<Val>> = (0..20)
         .map(|k| {
@@ -534,9 +495,7 @@ fn recursion_fibonacci() {
     let f2 = h.v(format!("call i64 @f2(i32 {n2})"));
     let s = h.v(format!("add i64 {f1}, {f2}"));
     h.i(format!("ret i64 {s}"));
-    let mut b = Body::new();
-    let r = b.v("call i64 @f2(i32 %p0)");
-    b.i(format!("ret i64 {r}"));
+    let b = Body::returning("i64", "call i64 @f2(i32 %p0)");
     let ns: Vec<u32> = (0..=25).collect();
     b.case(&[Ty::I32], Ty::I64).functions(vec![h.function(2, "i64", &["i32"])]).inputs(rows1(i32s(&ns))).check(
         dir.path(),
@@ -571,9 +530,7 @@ fn recursion_mutual_and_deep() {
         h.i(format!("ret i32 {r}"));
         h.function(index, "i32", &["i32"])
     };
-    let mut b = Body::new();
-    let r = b.v("call i32 @f2(i32 %p0)");
-    b.i(format!("ret i32 {r}"));
+    let b = Body::returning("i32", "call i32 @f2(i32 %p0)");
     let ns: Vec<u32> = (0..20).chain([1000, 10_001, 50_000]).collect();
     b.case(&[Ty::I32], Ty::I32).functions(vec![parity(2, 3, 1), parity(3, 2, 0)]).inputs(rows1(i32s(&ns))).check(
         dir.path(),
@@ -601,9 +558,7 @@ fn recursion_mutual_and_deep() {
     let inner = h.v(format!("call i32 @f2(i32 %p0, i32 {nm1})"));
     let r = h.v(format!("call i32 @f2(i32 {m1}, i32 {inner})"));
     h.i(format!("ret i32 {r}"));
-    let mut b = Body::new();
-    let r = b.v("call i32 @f2(i32 %p0, i32 %p1)");
-    b.i(format!("ret i32 {r}"));
+    let b = Body::returning("i32", "call i32 @f2(i32 %p0, i32 %p1)");
     fn ack(m: u32, n: u32) -> u32 {
         match (m, n) {
             (0, n) => n + 1,
@@ -631,12 +586,7 @@ fn arith_helpers() -> Vec<pnacl_testutil::guest::Function> {
     ["add", "sub", "mul"]
         .iter()
         .enumerate()
-        .map(|(k, op)| {
-            let mut h = Body::new();
-            let r = h.v(format!("{op} i32 %p0, %p1"));
-            h.i(format!("ret i32 {r}"));
-            h.function(2 + k, "i32", &["i32", "i32"])
-        })
+        .map(|(k, op)| Body::returning("i32", format!("{op} i32 %p0, %p1")).function(2 + k, "i32", &["i32", "i32"]))
         .collect()
 }
 
@@ -698,11 +648,8 @@ fn indirect_call_through_table() {
 #[test]
 fn indirect_call_selected_and_passed() {
     let dir = dir();
-    let mut apply = Body::new();
-    let r = apply.v("call i32 %p0(i32 %p1, i32 %p2)");
-    apply.i(format!("ret i32 {r}"));
     let mut fs = arith_helpers();
-    fs.push(apply.function(5, "i32", &["i32", "i32", "i32"]));
+    fs.push(Body::returning("i32", "call i32 %p0(i32 %p1, i32 %p2)").function(5, "i32", &["i32", "i32", "i32"]));
     let mut b = Body::new();
     let zero = b.i32(0);
     let c = b.v(format!("icmp ne i32 %p0, {zero}"));
@@ -743,10 +690,7 @@ fn call_void_and_float() {
     h.i(format!("store float %p1, float* {at}, align 4"));
     h.i("ret void");
     let store = h.function(2, "void", &["i64", "float"]);
-    let mut h = Body::new();
-    let r = h.v("fmul float %p0, %p0");
-    h.i(format!("ret float {r}"));
-    let square = h.function(3, "float", &["float"]);
+    let square = Body::returning("float", "fmul float %p0, %p0").function(3, "float", &["float"]);
     let mut b = Body::new();
     let sq = b.v("call float @f3(float %p1)");
     b.i(format!("call void @f2(i64 %p0, float {sq})"));

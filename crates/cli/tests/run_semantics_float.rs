@@ -7,30 +7,9 @@ mod common;
 
 use common::*;
 use pnacl_testutil::guest::{Ty, Val};
+use std::path::Path;
 
 const FOPS: &[&str] = &["fadd", "fsub", "fmul", "fdiv", "frem"];
-
-fn f32_op(op: &str, a: f32, b: f32) -> f32 {
-    match op {
-        "fadd" => a + b,
-        "fsub" => a - b,
-        "fmul" => a * b,
-        "fdiv" => a / b,
-        "frem" => a % b,
-        _ => panic!("{op}"),
-    }
-}
-
-fn f64_op(op: &str, a: f64, b: f64) -> f64 {
-    match op {
-        "fadd" => a + b,
-        "fsub" => a - b,
-        "fmul" => a * b,
-        "fdiv" => a / b,
-        "frem" => a % b,
-        _ => panic!("{op}"),
-    }
-}
 
 fn f32_inputs() -> Vec<Val> {
     let mut v = f32_edges();
@@ -44,36 +23,26 @@ fn f64_inputs() -> Vec<Val> {
     f64s(&v)
 }
 
-#[test]
-fn float_binops() {
+/// Every operator of [`FOPS`] on every pair of `inputs`, of the float type `T`.
+fn binops<T: Float>(inputs: &[Val]) {
     let dir = dir();
-    let inputs = f32_inputs();
+    let t = T::TY.name();
     for op in FOPS {
-        let mut b = Body::new();
-        let r = b.v(format!("{op} float %p0, %p1"));
-        b.i(format!("ret float {r}"));
-        b.case(&[Ty::F32, Ty::F32], Ty::F32).inputs(pairs(&inputs, &inputs)).check(
-            dir.path(),
-            &format!("{op}_float"),
-            |r| Val::f32(f32_op(op, f32v(&r[0]), f32v(&r[1]))),
-        );
+        Body::returning(t, format!("{op} {t} %p0, %p1"))
+            .case(&[T::TY, T::TY], T::TY)
+            .inputs(pairs(inputs, inputs))
+            .check(dir.path(), &format!("{op}_{t}"), |r| float_op(op, T::of(&r[0]), T::of(&r[1])).val());
     }
 }
 
 #[test]
+fn float_binops() {
+    binops::<f32>(&f32_inputs());
+}
+
+#[test]
 fn double_binops() {
-    let dir = dir();
-    let inputs = f64_inputs();
-    for op in FOPS {
-        let mut b = Body::new();
-        let r = b.v(format!("{op} double %p0, %p1"));
-        b.i(format!("ret double {r}"));
-        b.case(&[Ty::F64, Ty::F64], Ty::F64).inputs(pairs(&inputs, &inputs)).check(
-            dir.path(),
-            &format!("{op}_double"),
-            |r| Val::f64(f64_op(op, f64v(&r[0]), f64v(&r[1]))),
-        );
-    }
+    binops::<f64>(&f64_inputs());
 }
 
 /// The sign of zero results and of `frem` results (which takes the dividend's sign), seen
@@ -90,10 +59,28 @@ fn signed_zero_results() {
         // Rows whose result is a NaN are left out: a NaN's sign and payload are the
         // hardware's business (the other tests compare NaN-ness).
         let rows: Vec<Vec<Val>> =
-            pairs(&inputs, &inputs).into_iter().filter(|r| !f32_op(op, f32v(&r[0]), f32v(&r[1])).is_nan()).collect();
+            pairs(&inputs, &inputs).into_iter().filter(|r| !float_op(op, f32v(&r[0]), f32v(&r[1])).is_nan()).collect();
         b.case(&[Ty::F32, Ty::F32], Ty::I32).inputs(rows).check(dir.path(), &format!("{op}_float_sign"), |r| {
-            Val::i32(f32_op(op, f32v(&r[0]), f32v(&r[1])).to_bits())
+            Val::i32(float_op(op, f32v(&r[0]), f32v(&r[1])).to_bits())
         });
+    }
+}
+
+/// Each of `ops` with each constant of `consts` (its PNaClAsm spelling and value) as the
+/// second operand, on every one of `inputs`, of the float type `T`; the case of `op` with
+/// constant k is named `{op}_const_{tag}{k}`.
+fn constant_operands<T: Float>(dir: &Path, tag: &str, consts: &[(&str, T)], inputs: &[Val], ops: &[&str]) {
+    let t = T::TY.name();
+    for (k, (text, value)) in consts.iter().enumerate() {
+        for op in ops {
+            let mut b = Body::new();
+            let c = b.c(t, text);
+            let r = b.v(format!("{op} {t} %p0, {c}"));
+            b.i(format!("ret {t} {r}"));
+            b.case(&[T::TY], T::TY)
+                .inputs(rows1(inputs.to_vec()))
+                .check(dir, &format!("{op}_const_{tag}{k}"), |r| float_op(op, T::of(&r[0]), *value).val());
+        }
     }
 }
 
@@ -115,19 +102,7 @@ fn float_constants() {
         ("-7", -7.0),
     ];
     let inputs = f32s(&[0.0, -0.0, 1.0, -1.5, 1e30, f32::from_bits(1), f32::INFINITY, f32::NAN]);
-    for (k, (text, value)) in consts.iter().enumerate() {
-        for op in ["fadd", "fmul", "fsub"] {
-            let mut b = Body::new();
-            let c = b.c("float", text);
-            let r = b.v(format!("{op} float %p0, {c}"));
-            b.i(format!("ret float {r}"));
-            b.case(&[Ty::F32], Ty::F32).inputs(rows1(inputs.clone())).check(
-                dir.path(),
-                &format!("{op}_const_f{k}"),
-                |r| Val::f32(f32_op(op, f32v(&r[0]), *value)),
-            );
-        }
-    }
+    constant_operands(dir.path(), "f", consts, &inputs, &["fadd", "fmul", "fsub"]);
     let consts: &[(&str, f64)] = &[
         ("0x1", f64::from_bits(1)),
         ("-0.0", -0.0),
@@ -138,56 +113,32 @@ fn float_constants() {
         ("1e-300", 1e-300),
     ];
     let inputs = f64s(&[0.0, -0.0, 1.0, -1.5, 1e300, f64::from_bits(1), f64::NEG_INFINITY, f64::NAN]);
-    for (k, (text, value)) in consts.iter().enumerate() {
-        for op in ["fadd", "fdiv"] {
-            let mut b = Body::new();
-            let c = b.c("double", text);
-            let r = b.v(format!("{op} double %p0, {c}"));
-            b.i(format!("ret double {r}"));
-            b.case(&[Ty::F64], Ty::F64).inputs(rows1(inputs.clone())).check(
-                dir.path(),
-                &format!("{op}_const_d{k}"),
-                |r| Val::f64(f64_op(op, f64v(&r[0]), *value)),
-            );
-        }
-    }
+    constant_operands(dir.path(), "d", consts, &inputs, &["fadd", "fdiv"]);
 }
 
-/// All 16 predicates in one function: bit k of the result is predicate k.
-fn fcmp_case(t: &str) -> Body {
+/// All 16 predicates in one function, on every pair of `inputs`, of the float type `T`:
+/// bit k of the result is predicate k.
+fn fcmp_all<T: Float>(inputs: &[Val]) {
+    let dir = dir();
+    let t = T::TY.name();
     let mut b = Body::new();
     let bits: Vec<String> = FCMP.iter().map(|p| b.v(format!("fcmp {p} {t} %p0, %p1"))).collect();
     let r = b.pack(&bits);
     b.i(format!("ret i32 {r}"));
-    b
+    b.case(&[T::TY, T::TY], Ty::I32).inputs(pairs(inputs, inputs)).check(dir.path(), &format!("fcmp_{t}"), |r| {
+        let (a, b) = (T::of(&r[0]), T::of(&r[1]));
+        Val::i32(FCMP.iter().enumerate().fold(0, |acc, (k, p)| acc | (u32::from(fcmp(p, a, b)) << k)))
+    });
 }
 
 #[test]
 fn fcmp_float() {
-    let dir = dir();
-    let inputs = f32_inputs();
-    fcmp_case("float").case(&[Ty::F32, Ty::F32], Ty::I32).inputs(pairs(&inputs, &inputs)).check(
-        dir.path(),
-        "fcmp_float",
-        |r| {
-            let (a, b) = (f32v(&r[0]), f32v(&r[1]));
-            Val::i32(FCMP.iter().enumerate().fold(0, |acc, (k, p)| acc | (u32::from(fcmp(p, a, b)) << k)))
-        },
-    );
+    fcmp_all::<f32>(&f32_inputs());
 }
 
 #[test]
 fn fcmp_double() {
-    let dir = dir();
-    let inputs = f64_inputs();
-    fcmp_case("double").case(&[Ty::F64, Ty::F64], Ty::I32).inputs(pairs(&inputs, &inputs)).check(
-        dir.path(),
-        "fcmp_double",
-        |r| {
-            let (a, b) = (f64v(&r[0]), f64v(&r[1]));
-            Val::i32(FCMP.iter().enumerate().fold(0, |acc, (k, p)| acc | (u32::from(fcmp(p, a, b)) << k)))
-        },
-    );
+    fcmp_all::<f64>(&f64_inputs());
 }
 
 /// Each predicate on its own, used as a branch condition (the comparison is then lowered
@@ -199,13 +150,7 @@ fn fcmp_branches() {
     for p in FCMP {
         let mut b = Body::new();
         let c = b.v(format!("fcmp {p} double %p0, %p1"));
-        b.i(format!("br i1 {c}, label %b1, label %b2"));
-        b.block(1);
-        let yes = b.i32(11);
-        b.i(format!("ret i32 {yes}"));
-        b.block(2);
-        let no = b.i32(22);
-        b.i(format!("ret i32 {no}"));
+        b.ret_by_branch(&c, 11, 22);
         b.case(&[Ty::F64, Ty::F64], Ty::I32).inputs(pairs(&inputs, &inputs)).check(
             dir.path(),
             &format!("fcmp_br_{p}"),

@@ -10,26 +10,7 @@
 mod common;
 
 use common::*;
-use pnacl_testutil::guest::{Function, Ty, Val};
-
-/// `%p0` (an `i32` or `i64` parameter) as an `i16`/`i32`/`i64` operand.
-fn operand(b: &mut Body, bits: u32) -> String {
-    match bits {
-        16 => b.v("trunc i32 %p0 to i16"),
-        _ => "%p0".to_string(),
-    }
-}
-
-/// Returns `x` (of `bits` bits) as the `i32`/`i64` result.
-fn result(b: &mut Body, x: &str, bits: u32) {
-    match bits {
-        16 => {
-            let r = b.v(format!("zext i16 {x} to i32"));
-            b.i(format!("ret i32 {r}"));
-        }
-        _ => b.i(format!("ret {} {x}", int_ty(bits))),
-    }
-}
+use pnacl_testutil::guest::{Case, Function, Ty, Val};
 
 fn int_rows(bits: u32) -> Vec<Vec<Val>> {
     let mut rng = Rng::new(u64::from(bits));
@@ -38,20 +19,12 @@ fn int_rows(bits: u32) -> Vec<Vec<Val>> {
     v.extend((0..64).map(|k| u64::MAX << k));
     v.extend((0..40).map(|_| rng.bits()));
     v.extend((0..40).map(|_| rng.bits() >> (rng.bits() % 64)));
-    if bits == 64 { rows1(i64s(&v)) } else { rows1(v.iter().map(|&x| Val::i32(x as u32))) }
+    rows1(v.iter().map(|&x| int_val(bits, x)))
 }
 
+/// The `bits`-bit operand an `i32` or `i64` input carries.
 fn int_in(v: &Val, bits: u32) -> u64 {
-    let x = if v.ty == Ty::I64 { u64v(v) } else { u64::from(u32v(v)) };
-    x & mask(bits)
-}
-
-fn int_out(x: u64, bits: u32) -> Val {
-    if bits == 64 { Val::i64(x) } else { Val::i32(x as u32) }
-}
-
-fn io_ty(bits: u32) -> Ty {
-    if bits == 64 { Ty::I64 } else { Ty::I32 }
+    int_of(v) & mask(bits)
 }
 
 #[test]
@@ -60,21 +33,21 @@ fn bswap() {
     for bits in [16u32, 32, 64] {
         let t = int_ty(bits);
         let mut b = Body::new();
-        let x = operand(&mut b, bits);
+        let x = b.narrow("%p0", bits);
         let r = b.v(format!("call {t} @f2({t} {x})"));
-        result(&mut b, &r, bits);
-        b.case(&[io_ty(bits)], io_ty(bits))
+        b.ret_int(&r, bits, "zext");
+        b.case(&[int_carrier(bits)], int_carrier(bits))
             .functions(vec![Function::intrinsic(&format!("llvm.bswap.{t}"), t, &[t])])
             .inputs(int_rows(bits))
             .check(dir.path(), &format!("bswap_{t}"), |r| {
                 let x = int_in(&r[0], bits);
-                int_out(
+                int_val(
+                    bits,
                     match bits {
                         16 => u64::from((x as u16).swap_bytes()),
                         32 => u64::from((x as u32).swap_bytes()),
                         _ => x.swap_bytes(),
                     },
-                    bits,
                 )
             });
     }
@@ -101,7 +74,7 @@ fn bit_counts() {
                 let params: &[&str] = if name == "ctpop" { &[t] } else { &[t, "i1"] };
                 let rows: Vec<Vec<Val>> =
                     int_rows(bits).into_iter().filter(|r| zero_undef != 1 || int_in(&r[0], bits) != 0).collect();
-                b.case(&[io_ty(bits)], io_ty(bits))
+                b.case(&[int_carrier(bits)], int_carrier(bits))
                     .functions(vec![Function::intrinsic(&format!("llvm.{name}.{t}"), t, params)])
                     .inputs(rows)
                     .check(dir.path(), &format!("{name}_{t}_{zero_undef}"), |r| {
@@ -113,7 +86,7 @@ fn bit_counts() {
                             ("cttz", _) => x.trailing_zeros(),
                             _ => x.count_ones(),
                         };
-                        int_out(u64::from(n), bits)
+                        int_val(bits, u64::from(n))
                     });
             }
         }
@@ -153,35 +126,35 @@ fn float_rows_f64() -> Vec<f64> {
     v
 }
 
+/// A case whose function calls the one-operand intrinsic `name` on `%p0`, of type `arg`,
+/// and returns the result as `ret` (through `bitcast` where `ret` is not `arg`).
+fn unary_intrinsic(name: &str, arg: Ty, ret: Ty) -> Case {
+    let (a, t) = (arg.name(), ret.name());
+    let mut b = Body::new();
+    let r = b.v(format!("call {a} @f2({a} %p0)"));
+    let r = if ret == arg { r } else { b.v(format!("bitcast {a} {r} to {t}")) };
+    b.i(format!("ret {t} {r}"));
+    b.case(&[arg], ret).functions(vec![Function::intrinsic(name, a, &[a])])
+}
+
 /// `fabs` clears exactly the sign bit, NaNs included (the result is checked as bits).
 #[test]
 fn fabs() {
     let dir = dir();
-    let mut b = Body::new();
-    let r = b.v("call float @f2(float %p0)");
-    let bits = b.v(format!("bitcast float {r} to i32"));
-    b.i(format!("ret i32 {bits}"));
-    b.case(&[Ty::F32], Ty::I32)
-        .functions(vec![Function::intrinsic("llvm.fabs.f32", "float", &["float"])])
-        .inputs(rows1(f32s(&float_rows_f32())))
-        .check(dir.path(), "fabs_f32", |r| Val::i32(u32v(&r[0]) & 0x7fff_ffff));
-    let mut b = Body::new();
-    let r = b.v("call double @f2(double %p0)");
-    let bits = b.v(format!("bitcast double {r} to i64"));
-    b.i(format!("ret i64 {bits}"));
-    b.case(&[Ty::F64], Ty::I64)
-        .functions(vec![Function::intrinsic("llvm.fabs.f64", "double", &["double"])])
-        .inputs(rows1(f64s(&float_rows_f64())))
-        .check(dir.path(), "fabs_f64", |r| Val::i64(u64v(&r[0]) & 0x7fff_ffff_ffff_ffff));
-    let mut b = Body::new();
-    let r = b.v("call <4 x float> @f2(<4 x float> %p0)");
-    let bits = b.v(format!("bitcast <4 x float> {r} to <4 x i32>"));
-    b.i(format!("ret <4 x i32> {bits}"));
+    unary_intrinsic("llvm.fabs.f32", Ty::F32, Ty::I32).inputs(rows1(f32s(&float_rows_f32()))).check(
+        dir.path(),
+        "fabs_f32",
+        |r| Val::i32(u32v(&r[0]) & 0x7fff_ffff),
+    );
+    unary_intrinsic("llvm.fabs.f64", Ty::F64, Ty::I64).inputs(rows1(f64s(&float_rows_f64()))).check(
+        dir.path(),
+        "fabs_f64",
+        |r| Val::i64(u64v(&r[0]) & 0x7fff_ffff_ffff_ffff),
+    );
     let fs = float_rows_f32();
     let rows: Vec<Vec<Val>> =
         (0..fs.len()).map(|k| vec![Val::v4f32(std::array::from_fn(|i| fs[(k + 5 * i) % fs.len()]))]).collect();
-    b.case(&[Ty::V4F32], Ty::V4I32)
-        .functions(vec![Function::intrinsic("llvm.fabs.v4f32", "<4 x float>", &["<4 x float>"])])
+    unary_intrinsic("llvm.fabs.v4f32", Ty::V4F32, Ty::V4I32)
         .inputs(rows)
         .check(dir.path(), "fabs_v4f32", |r| Val::v4i32(l32(&r[0]).map(|x| x & 0x7fff_ffff)));
 }
@@ -189,20 +162,16 @@ fn fabs() {
 #[test]
 fn sqrt() {
     let dir = dir();
-    let mut b = Body::new();
-    let r = b.v("call float @f2(float %p0)");
-    b.i(format!("ret float {r}"));
-    b.case(&[Ty::F32], Ty::F32)
-        .functions(vec![Function::intrinsic("llvm.sqrt.f32", "float", &["float"])])
-        .inputs(rows1(f32s(&float_rows_f32())))
-        .check(dir.path(), "sqrt_f32", |r| Val::f32(f32v(&r[0]).sqrt()));
-    let mut b = Body::new();
-    let r = b.v("call double @f2(double %p0)");
-    b.i(format!("ret double {r}"));
-    b.case(&[Ty::F64], Ty::F64)
-        .functions(vec![Function::intrinsic("llvm.sqrt.f64", "double", &["double"])])
-        .inputs(rows1(f64s(&float_rows_f64())))
-        .check(dir.path(), "sqrt_f64", |r| Val::f64(f64v(&r[0]).sqrt()));
+    unary_intrinsic("llvm.sqrt.f32", Ty::F32, Ty::F32).inputs(rows1(f32s(&float_rows_f32()))).check(
+        dir.path(),
+        "sqrt_f32",
+        |r| Val::f32(f32v(&r[0]).sqrt()),
+    );
+    unary_intrinsic("llvm.sqrt.f64", Ty::F64, Ty::F64).inputs(rows1(f64s(&float_rows_f64()))).check(
+        dir.path(),
+        "sqrt_f64",
+        |r| Val::f64(f64v(&r[0]).sqrt()),
+    );
 }
 
 /// The 64-byte pattern `@g8` holds: byte i is `i * 7 + 1`.
@@ -210,17 +179,37 @@ fn pattern() -> Vec<u8> {
     (0..64u32).map(|i| (i * 7 + 1) as u8).collect()
 }
 
-fn pattern_global() -> String {
-    let bytes: Vec<String> = pattern().iter().map(|b| b.to_string()).collect();
-    format!("const @g8, align 16,\n      {{ {} }}", bytes.join(", "))
+/// A memory-intrinsic case: four `i32` parameters, the window of [`window`] as the result,
+/// `memcpy` (`@f2`), `memmove` (`@f3`) and `memset` (`@f4`), and the pattern in `@g8`.
+fn mem_case(b: Body) -> Case {
+    b.case(&[Ty::I32; 4], Ty::V16I8)
+        .functions(vec![
+            Function::intrinsic("llvm.memcpy.p0i8.p0i8.i32", "void", &["i32", "i32", "i32", "i32", "i1"]),
+            Function::intrinsic("llvm.memmove.p0i8.p0i8.i32", "void", &["i32", "i32", "i32", "i32", "i1"]),
+            Function::intrinsic("llvm.memset.p0i8.i32", "void", &["i32", "i8", "i32", "i32", "i1"]),
+        ])
+        .globals(vec![const_global(&pattern())])
 }
 
-fn mem_functions() -> Vec<Function> {
-    vec![
-        Function::intrinsic("llvm.memcpy.p0i8.p0i8.i32", "void", &["i32", "i32", "i32", "i32", "i1"]),
-        Function::intrinsic("llvm.memmove.p0i8.p0i8.i32", "void", &["i32", "i32", "i32", "i32", "i1"]),
-        Function::intrinsic("llvm.memset.p0i8.i32", "void", &["i32", "i8", "i32", "i32", "i1"]),
-    ]
+/// A memory-intrinsic case's four inputs (destination, source or value, length, window).
+fn mem_args(r: &[Val]) -> (usize, usize, usize, usize) {
+    (u32v(&r[0]) as usize, u32v(&r[1]) as usize, u32v(&r[2]) as usize, u32v(&r[3]) as usize)
+}
+
+/// Every destination of [`OFFSETS`] with every one of `seconds`, every length and every
+/// window.
+fn mem_rows(seconds: &[u32]) -> Vec<Vec<Val>> {
+    let mut rows = Vec::new();
+    for d in OFFSETS {
+        for &x in seconds {
+            for n in LENGTHS {
+                for w in WINDOWS {
+                    rows.push(vec![Val::i32(d), Val::i32(x), Val::i32(n), Val::i32(w)]);
+                }
+            }
+        }
+    }
+    rows
 }
 
 /// The start of a memory-intrinsic test: the pattern copied to `@g7` with `memcpy`.
@@ -261,20 +250,11 @@ fn memcpy_memmove_memset() {
     let s = b.v("add i32 @g7, %p1");
     b.i(format!("call void @f3(i32 {d}, i32 {s}, i32 %p2, i32 {a}, i1 {f})"));
     window(&mut b);
-    let mut rows = Vec::new();
-    for d in OFFSETS {
-        for s in OFFSETS {
-            for n in LENGTHS {
-                for w in WINDOWS {
-                    rows.push(vec![Val::i32(d), Val::i32(s), Val::i32(n), Val::i32(w)]);
-                }
-            }
-        }
-    }
-    let case = b.case(&[Ty::I32; 4], Ty::V16I8).functions(mem_functions()).globals(vec![pattern_global()]);
+    let rows = mem_rows(&OFFSETS);
+    let case = mem_case(b);
     fails.run("memmove", || {
         case.inputs(rows.clone()).check(dir.path(), "memmove", |r| {
-            let (d, s, n, w) = (u32v(&r[0]) as usize, u32v(&r[1]) as usize, u32v(&r[2]) as usize, u32v(&r[3]) as usize);
+            let (d, s, n, w) = mem_args(r);
             let mut buf = pattern();
             buf.copy_within(s..s + n, d);
             window_of(&buf, w)
@@ -290,10 +270,10 @@ fn memcpy_memmove_memset() {
     let s = b.v("add i32 @g8, %p1");
     b.i(format!("call void @f2(i32 {d}, i32 {s}, i32 %p2, i32 {a}, i1 {f})"));
     window(&mut b);
-    let case = b.case(&[Ty::I32; 4], Ty::V16I8).functions(mem_functions()).globals(vec![pattern_global()]);
+    let case = mem_case(b);
     fails.run("memcpy", || {
         case.inputs(rows.clone()).check(dir.path(), "memcpy", |r| {
-            let (d, s, n, w) = (u32v(&r[0]) as usize, u32v(&r[1]) as usize, u32v(&r[2]) as usize, u32v(&r[3]) as usize);
+            let (d, s, n, w) = mem_args(r);
             let mut buf = vec![0u8; 64];
             buf[d..d + n].copy_from_slice(&pattern()[s..s + n]);
             window_of(&buf, w)
@@ -307,22 +287,12 @@ fn memcpy_memmove_memset() {
     let v = b.v("trunc i32 %p1 to i8");
     b.i(format!("call void @f4(i32 {d}, i8 {v}, i32 %p2, i32 {a}, i1 {f})"));
     window(&mut b);
-    let mut rows = Vec::new();
-    for d in OFFSETS {
-        for v in [0u32, 0xff, 0x1234_5680] {
-            for n in LENGTHS {
-                for w in WINDOWS {
-                    rows.push(vec![Val::i32(d), Val::i32(v), Val::i32(n), Val::i32(w)]);
-                }
-            }
-        }
-    }
-    let case = b.case(&[Ty::I32; 4], Ty::V16I8).functions(mem_functions()).globals(vec![pattern_global()]);
+    let case = mem_case(b);
     fails.run("memset", || {
-        case.inputs(rows).check(dir.path(), "memset", |r| {
-            let (d, v, n, w) = (u32v(&r[0]) as usize, u32v(&r[1]) as u8, u32v(&r[2]) as usize, u32v(&r[3]) as usize);
+        case.inputs(mem_rows(&[0, 0xff, 0x1234_5680])).check(dir.path(), "memset", |r| {
+            let (d, v, n, w) = mem_args(r);
             let mut buf = pattern();
-            buf[d..d + n].fill(v);
+            buf[d..d + n].fill(v as u8);
             window_of(&buf, w)
         })
     });
@@ -356,18 +326,14 @@ fn large_memmove() {
             rows.push(vec![Val::i32(d), Val::i32(s), Val::i32(n), Val::i32(w)]);
         }
     }
-    b.case(&[Ty::I32; 4], Ty::V16I8).functions(mem_functions()).globals(vec![pattern_global()]).inputs(rows).check(
-        dir.path(),
-        "large_memmove",
-        |r| {
-            let (d, s, n, w) = (u32v(&r[0]) as usize, u32v(&r[1]) as usize, u32v(&r[2]) as usize, u32v(&r[3]) as usize);
-            let mut buf = vec![0u8; 65536];
-            buf[..64].copy_from_slice(&pattern());
-            buf[64..40_064].fill(0x77);
-            buf.copy_within(s..s + n, d);
-            window_of(&buf, w)
-        },
-    );
+    mem_case(b).inputs(rows).check(dir.path(), "large_memmove", |r| {
+        let (d, s, n, w) = mem_args(r);
+        let mut buf = vec![0u8; 65536];
+        buf[..64].copy_from_slice(&pattern());
+        buf[64..40_064].fill(0x77);
+        buf.copy_within(s..s + n, d);
+        window_of(&buf, w)
+    });
 }
 
 fn stack_functions() -> Vec<Function> {
@@ -425,26 +391,15 @@ fn stackrestore_in_loop() {
     let dir = dir();
     let mut b = Body::new();
     let zero = b.i32(0);
-    let one = b.i32(1);
-    let size = b.i32(65536);
-    b.i("br label %b1");
-    b.block(1);
-    let next = b.forward("i32");
-    let sum = b.forward("i32");
-    let i = b.v(format!("phi i32 [{zero}, %b0], [{next}, %b2]"));
-    let acc = b.v(format!("phi i32 [{zero}, %b0], [{sum}, %b2]"));
-    let more = b.v(format!("icmp ult i32 {i}, %p0"));
-    b.i(format!("br i1 {more}, label %b2, label %b3"));
-    b.block(2);
-    let s = b.v("call i32 @f2()");
-    let a = b.v(format!("alloca i8, i32 {size}, align 16"));
-    b.i(format!("store i32 {i}, i32* {a}, align 1"));
-    let x = b.v(format!("load i32* {a}, align 1"));
-    b.define(&sum, format!("add i32 {acc}, {x}"));
-    b.i(format!("call void @f3(i32 {s})"));
-    b.define(&next, format!("add i32 {i}, {one}"));
-    b.i("br label %b1");
-    b.block(3);
+    let [acc] = b.counted_loop("%p0", [("i32", &zero)], |b, i, [(acc, sum)]| {
+        let s = b.v("call i32 @f2()");
+        let size = b.i32(65536);
+        let a = b.v(format!("alloca i8, i32 {size}, align 16"));
+        b.i(format!("store i32 {i}, i32* {a}, align 1"));
+        let x = b.v(format!("load i32* {a}, align 1"));
+        b.define(sum, format!("add i32 {acc}, {x}"));
+        b.i(format!("call void @f3(i32 {s})"));
+    });
     b.i(format!("ret i32 {acc}"));
     b.case(&[Ty::I32], Ty::I32).functions(stack_functions()).inputs(rows1(i32s(&[0, 1, 10, 20_000]))).check(
         dir.path(),
@@ -515,21 +470,18 @@ fn per_order(
     ty: Option<&str>,
     call: impl Fn(&mut Body, String) -> Option<String>,
 ) -> Option<String> {
-    let n = orders.len();
-    let cases: Vec<(i64, usize)> = orders.iter().enumerate().map(|(k, &o)| (i64::from(o), k + 1)).collect();
-    b.switch("i32", sel, n, &cases);
-    let mut incoming = Vec::new();
-    for (k, &o) in orders.iter().enumerate() {
-        b.block(k + 1);
-        let order = b.i32(o);
-        let r = call(b, order);
-        b.i(format!("br label %b{}", n + 1));
-        if let Some(r) = r {
-            incoming.push(format!("[{r}, %b{}]", k + 1));
-        }
-    }
-    b.block(n + 1);
-    ty.map(|t| b.v(format!("phi {t} {}", incoming.join(", "))))
+    let keys: Vec<i64> = orders.iter().map(|&o| i64::from(o)).collect();
+    b.switch_join(sel, &keys, orders.len(), ty, |b, k| {
+        let order = b.i32(orders[k]);
+        call(b, order)
+    })
+}
+
+/// An atomic test case: `@f0` takes `params` (the word, the operand and the other inputs),
+/// calls the intrinsic `name`, declared `ret (args)`, and returns what [`atomic_finish`]
+/// gathers.
+fn atomic_case(b: Body, params: &[Ty], name: &str, ret: &str, args: &[&str]) -> Case {
+    b.case(params, Ty::V4I32).functions(vec![Function::intrinsic(name, ret, args)])
 }
 
 /// `llvm.nacl.atomic.rmw.iN` with each operation (1 add, 2 sub, 3 or, 4 and, 5 xor,
@@ -560,14 +512,9 @@ fn atomic_rmw() {
             for order in 1..=6 {
                 rows.push(vec![Val::i64(WORDS[2]), Val::i64(OPERANDS[4]), Val::i32(order)]);
             }
-            let case = b
-                .case(&[Ty::I64, Ty::I64, Ty::I32], Ty::V4I32)
-                .functions(vec![Function::intrinsic(
-                    &format!("llvm.nacl.atomic.rmw.{t}"),
-                    t,
-                    &["i32", "i32", t, "i32"],
-                )])
-                .inputs(rows);
+            let intrinsic = format!("llvm.nacl.atomic.rmw.{t}");
+            let case =
+                atomic_case(b, &[Ty::I64, Ty::I64, Ty::I32], &intrinsic, t, &["i32", "i32", t, "i32"]).inputs(rows);
             let name = format!("rmw{op}_{t}");
             fails.run(&name, || {
                 case.check(dir.path(), &name, |r| {
@@ -612,10 +559,8 @@ fn atomic_load_store() {
                 rows.push(vec![Val::i64(w), Val::i64(0), Val::i32(order)]);
             }
         }
-        let case = b
-            .case(&[Ty::I64, Ty::I64, Ty::I32], Ty::V4I32)
-            .functions(vec![Function::intrinsic(&format!("llvm.nacl.atomic.load.{t}"), t, &["i32", "i32"])])
-            .inputs(rows);
+        let intrinsic = format!("llvm.nacl.atomic.load.{t}");
+        let case = atomic_case(b, &[Ty::I64, Ty::I64, Ty::I32], &intrinsic, t, &["i32", "i32"]).inputs(rows);
         let name = format!("load_{t}");
         fails.run(&name, || case.check(dir.path(), &name, |r| old_and_word(field(u64v(&r[0]), bits), u64v(&r[0]))));
         // store
@@ -633,10 +578,8 @@ fn atomic_load_store() {
                 rows.push(vec![Val::i64(w), Val::i64(*v), Val::i32([1u32, 4, 6][j % 3])]);
             }
         }
-        let case = b
-            .case(&[Ty::I64, Ty::I64, Ty::I32], Ty::V4I32)
-            .functions(vec![Function::intrinsic(&format!("llvm.nacl.atomic.store.{t}"), "void", &[t, "i32", "i32"])])
-            .inputs(rows);
+        let intrinsic = format!("llvm.nacl.atomic.store.{t}");
+        let case = atomic_case(b, &[Ty::I64, Ty::I64, Ty::I32], &intrinsic, "void", &[t, "i32", "i32"]).inputs(rows);
         let name = format!("store_{t}");
         fails.run(&name, || {
             case.check(dir.path(), &name, |r| old_and_word(0, with_field(u64v(&r[0]), bits, u64v(&r[1]))))
@@ -661,18 +604,13 @@ fn atomic_cmpxchg() {
         let (addr, desired) = atomic_setup(&mut b, bits);
         let expected = if bits == 64 { "%p2".to_string() } else { b.v(format!("trunc i64 %p2 to {t}")) };
         let n = CMPXCHG_ORDERS.len();
-        let cases: Vec<(i64, usize)> = (0..n).map(|k| (k as i64, k + 1)).collect();
-        b.switch("i32", "%p3", n, &cases);
-        let mut incoming = Vec::new();
-        for (k, (s, f)) in CMPXCHG_ORDERS.iter().enumerate() {
-            b.block(k + 1);
-            let (s, f) = (b.i32(s), b.i32(f));
-            let r = b.v(format!("call {t} @f2(i32 {addr}, {t} {expected}, {t} {desired}, i32 {s}, i32 {f})"));
-            b.i(format!("br label %b{}", n + 1));
-            incoming.push(format!("[{r}, %b{}]", k + 1));
-        }
-        b.block(n + 1);
-        let old = b.v(format!("phi {t} {}", incoming.join(", ")));
+        let keys: Vec<i64> = (0..n as i64).collect();
+        let old = b
+            .switch_join("%p3", &keys, n, Some(t), |b, k| {
+                let (s, f) = (b.i32(CMPXCHG_ORDERS[k].0), b.i32(CMPXCHG_ORDERS[k].1));
+                Some(b.v(format!("call {t} @f2(i32 {addr}, {t} {expected}, {t} {desired}, i32 {s}, i32 {f})")))
+            })
+            .unwrap();
         atomic_finish(&mut b, bits, &old);
         let mut rows = Vec::new();
         for (k, w) in WORDS.iter().enumerate() {
@@ -695,14 +633,9 @@ fn atomic_cmpxchg() {
                 ]);
             }
         }
-        let case = b
-            .case(&[Ty::I64, Ty::I64, Ty::I64, Ty::I32], Ty::V4I32)
-            .functions(vec![Function::intrinsic(
-                &format!("llvm.nacl.atomic.cmpxchg.{t}"),
-                t,
-                &["i32", t, t, "i32", "i32"],
-            )])
-            .inputs(rows);
+        let intrinsic = format!("llvm.nacl.atomic.cmpxchg.{t}");
+        let params = [Ty::I64, Ty::I64, Ty::I64, Ty::I32];
+        let case = atomic_case(b, &params, &intrinsic, t, &["i32", t, t, "i32", "i32"]).inputs(rows);
         let name = format!("cmpxchg_{t}");
         fails.run(&name, || {
             case.check(dir.path(), &name, |r| {

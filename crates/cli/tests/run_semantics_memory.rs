@@ -8,7 +8,7 @@
 mod common;
 
 use common::*;
-use pnacl_testutil::guest::{Ty, Val};
+use pnacl_testutil::guest::{Case, Ty, Val};
 
 /// The 80-byte constant pattern `@g8` holds: byte i is `i * 37 + 11` (no float NaNs come
 /// out of it, but every result is compared as bits anyway).
@@ -16,9 +16,9 @@ fn pattern() -> Vec<u8> {
     (0..80u32).map(|i| (i * 37 + 11) as u8).collect()
 }
 
-fn pattern_global() -> String {
-    let bytes: Vec<String> = pattern().iter().map(|b| b.to_string()).collect();
-    format!("const @g8, align 16,\n      {{ {} }}", bytes.join(", "))
+/// A case with the pattern in `@g8`.
+fn pattern_case(b: Body, params: &[Ty], ret: Ty) -> Case {
+    b.case(params, ret).globals(vec![const_global(&pattern())])
 }
 
 /// A loadable type: its name, size, the alignments a load may state, and how its value
@@ -43,14 +43,23 @@ const MEMS: [Mem; 10] = [
 ];
 
 impl Mem {
+    /// The parameter and result type that carries a value of this type, and the casts
+    /// from this type to it and back (`None` where the type carries itself).
+    fn carrier(&self) -> (Ty, Option<(&'static str, &'static str)>) {
+        match self.name {
+            "i8" | "i16" => (Ty::I32, Some(("zext", "trunc"))),
+            "float" => (Ty::I32, Some(("bitcast", "bitcast"))),
+            "double" => (Ty::I64, Some(("bitcast", "bitcast"))),
+            "<4 x float>" => (Ty::V4I32, Some(("bitcast", "bitcast"))),
+            n => (ty_named(n), None),
+        }
+    }
+
     /// The result type, and the instructions that turn a loaded value into it.
     fn out(&self, b: &mut Body, x: &str) -> (Ty, String) {
-        match self.name {
-            "i8" | "i16" => (Ty::I32, b.v(format!("zext {} {x} to i32", self.name))),
-            "float" => (Ty::I32, b.v(format!("bitcast float {x} to i32"))),
-            "double" => (Ty::I64, b.v(format!("bitcast double {x} to i64"))),
-            "<4 x float>" => (Ty::V4I32, b.v(format!("bitcast <4 x float> {x} to <4 x i32>"))),
-            n => (ty_named(n), x.to_string()),
+        match self.carrier() {
+            (ty, Some((to, _))) => (ty, b.v(format!("{to} {} {x} to {}", self.name, ty.name()))),
+            (ty, None) => (ty, x.to_string()),
         }
     }
 
@@ -67,16 +76,30 @@ impl Mem {
         }
     }
 
-    /// The parameter type a stored value comes in as, and the instructions that make it a
-    /// value of this type.
-    fn input(&self, b: &mut Body, p: &str) -> (Ty, String) {
-        match self.name {
-            "i8" | "i16" => (Ty::I32, b.v(format!("trunc i32 {p} to {}", self.name))),
-            "float" => (Ty::I32, b.v(format!("bitcast i32 {p} to float"))),
-            "double" => (Ty::I64, b.v(format!("bitcast i64 {p} to double"))),
-            "<4 x float>" => (Ty::V4I32, b.v(format!("bitcast <4 x i32> {p} to <4 x float>"))),
-            n => (ty_named(n), p.to_string()),
+    /// The instructions that make the parameter `p`, of the carrier type, a value of this
+    /// type.
+    fn input(&self, b: &mut Body, p: &str) -> String {
+        match self.carrier() {
+            (ty, Some((_, from))) => b.v(format!("{from} {} {p} to {}", ty.name(), self.name)),
+            (_, None) => p.to_string(),
         }
+    }
+
+    /// Whether an access stating `align` may be at `offset`: everywhere with the type's
+    /// element alignment, elsewhere only where the offset has the alignment.
+    fn allows(&self, align: u32, offset: u32) -> bool {
+        let element = if self.name.starts_with('<') { align } else { self.aligns[0] };
+        align == element || offset.is_multiple_of(align)
+    }
+
+    /// The start of a store test: the scratch area reset, then `%p1` stored as this type
+    /// at `@g7 + %p0` with `align`. Returns the address.
+    fn store_param(&self, b: &mut Body, align: u32) -> String {
+        reset_scratch(b);
+        let x = self.input(b, "%p1");
+        let at = b.v("add i32 @g7, %p0");
+        b.i(format!("store {t} {x}, {t}* {at}, align {align}", t = self.name));
+        at
     }
 
     fn short(&self) -> String {
@@ -97,12 +120,10 @@ fn loads_at_every_offset() {
             let x = b.v(format!("load {}* {at}, align {align}", m.name));
             let (ty, r) = m.out(&mut b, &x);
             b.i(format!("ret {} {r}", ty.name()));
-            // Offsets that keep the whole value inside the pattern; a stated alignment
-            // larger than the element size only where the address has it.
-            let element = if m.name.starts_with('<') { align } else { m.aligns[0] };
-            let offsets: Vec<u32> = (0..=(80 - m.size) as u32).filter(|o| align == element || o % align == 0).collect();
+            // Offsets that keep the whole value inside the pattern.
+            let offsets: Vec<u32> = (0..=(80 - m.size) as u32).filter(|&o| m.allows(align, o)).collect();
             let name = format!("load_{}_align{align}", m.short());
-            let case = b.case(&[Ty::I32], ty).globals(vec![pattern_global()]).inputs(rows1(i32s(&offsets)));
+            let case = pattern_case(b, &[Ty::I32], ty).inputs(rows1(i32s(&offsets)));
             fails.run(&name, || case.check(dir.path(), &name, |r| m.value(&pattern()[u32v(&r[0]) as usize..])));
         }
     }
@@ -131,12 +152,11 @@ fn stores_at_unaligned_offsets() {
     let mut rng = Rng::new(17);
     for m in &MEMS {
         for &align in m.aligns {
-            let element = if m.name.starts_with('<') { align } else { m.aligns[0] };
             let offsets: Vec<u32> = [1u32, 3, 5, 7, 9, 11, 13, 15, 2, 6, 10, 14, 4, 8, 12, 16, 17, 31, 33, 47]
                 .into_iter()
-                .filter(|o| align == element || o % align == 0)
+                .filter(|&o| m.allows(align, o))
                 .collect();
-            let value_ty = m.input(&mut Body::new(), "%p1").0;
+            let value_ty = m.carrier().0;
             let values: Vec<Val> = (0..3)
                 .map(|_| {
                     let bytes: [u8; 16] = std::array::from_fn(|_| rng.bits() as u8);
@@ -150,10 +170,7 @@ fn stores_at_unaligned_offsets() {
                 .collect();
             // store, then the window at @g7 + %p2
             let mut b = Body::new();
-            reset_scratch(&mut b);
-            let (_, x) = m.input(&mut b, "%p1");
-            let at = b.v("add i32 @g7, %p0");
-            b.i(format!("store {t} {x}, {t}* {at}, align {align}", t = m.name));
+            m.store_param(&mut b, align);
             let w = b.v("add i32 @g7, %p2");
             let r = b.v(format!("load <16 x i8>* {w}, align 1"));
             b.i(format!("ret <16 x i8> {r}"));
@@ -166,7 +183,7 @@ fn stores_at_unaligned_offsets() {
                 }
             }
             let name = format!("store_{}_align{align}", m.short());
-            let case = b.case(&[Ty::I32, value_ty, Ty::I32], Ty::V16I8).globals(vec![pattern_global()]).inputs(rows);
+            let case = pattern_case(b, &[Ty::I32, value_ty, Ty::I32], Ty::V16I8).inputs(rows);
             fails.run(&name, || {
                 case.check(dir.path(), &name, |r| {
                     let (o, w) = (u32v(&r[0]) as usize, u32v(&r[2]) as usize);
@@ -177,17 +194,14 @@ fn stores_at_unaligned_offsets() {
             });
             // store, then load back at the same offset
             let mut b = Body::new();
-            reset_scratch(&mut b);
-            let (_, x) = m.input(&mut b, "%p1");
-            let at = b.v("add i32 @g7, %p0");
-            b.i(format!("store {t} {x}, {t}* {at}, align {align}", t = m.name));
+            let at = m.store_param(&mut b, align);
             let y = b.v(format!("load {t}* {at}, align {align}", t = m.name));
             let (ty, r) = m.out(&mut b, &y);
             b.i(format!("ret {} {r}", ty.name()));
             let rows: Vec<Vec<Val>> =
                 offsets.iter().flat_map(|&o| values.iter().map(move |v| vec![Val::i32(o), *v])).collect();
             let name = format!("store_load_{}_align{align}", m.short());
-            let case = b.case(&[Ty::I32, value_ty], ty).globals(vec![pattern_global()]).inputs(rows);
+            let case = pattern_case(b, &[Ty::I32, value_ty], ty).inputs(rows);
             fails.run(&name, || case.check(dir.path(), &name, |r| m.value(&r[1].bytes)));
         }
     }
@@ -223,6 +237,13 @@ fn alloca_alignment() {
     fails.finish();
 }
 
+/// Emits the `i1` test that the byte ranges `[start, end)` of `a` and `b` do not overlap.
+fn disjoint(body: &mut Body, a: (&str, &str), b: (&str, &str)) -> String {
+    let below = body.v(format!("icmp ule i32 {}, {}", a.1, b.0));
+    let above = body.v(format!("icmp ule i32 {}, {}", b.1, a.0));
+    body.v(format!("or i1 {below}, {above}"))
+}
+
 /// Five allocas (two of constant size, three sized by the inputs): no two overlap, and
 /// bytes written at both ends of each read back. Bit k of the result is one check.
 #[test]
@@ -248,9 +269,7 @@ fn allocas_are_disjoint() {
     let mut bits = Vec::new();
     for i in 0..5 {
         for j in i + 1..5 {
-            let before = b.v(format!("icmp ule i32 {}, {}", ends[i], addrs[j]));
-            let after = b.v(format!("icmp ule i32 {}, {}", ends[j], addrs[i]));
-            bits.push(b.v(format!("or i1 {before}, {after}")));
+            bits.push(disjoint(&mut b, (&addrs[i], &ends[i]), (&addrs[j], &ends[j])));
         }
     }
     for k in 0..5 {
@@ -294,22 +313,12 @@ fn allocas_across_calls() {
     let dir = dir();
     // @f2(n): allocates n bytes, fills them with 0xee (byte by byte), returns the address.
     let mut h = Body::new();
-    let zero = h.i32(0);
-    let one = h.i32(1);
-    let fill = h.c("i8", 0xee);
     let a = h.v("alloca i8, i32 %p0, align 4");
-    h.i("br label %b1");
-    h.block(1);
-    let next = h.forward("i32");
-    let i = h.v(format!("phi i32 [{zero}, %b0], [{next}, %b2]"));
-    let more = h.v(format!("icmp ult i32 {i}, %p0"));
-    h.i(format!("br i1 {more}, label %b2, label %b3"));
-    h.block(2);
-    let at = h.v(format!("add i32 {a}, {i}"));
-    h.i(format!("store i8 {fill}, i8* {at}, align 1"));
-    h.define(&next, format!("add i32 {i}, {one}"));
-    h.i("br label %b1");
-    h.block(3);
+    h.counted_loop("%p0", [], |h, i, []| {
+        let fill = h.c("i8", 0xee);
+        let at = h.v(format!("add i32 {a}, {i}"));
+        h.i(format!("store i8 {fill}, i8* {at}, align 1"));
+    });
     h.i(format!("ret i32 {a}"));
     let helper = h.function(2, "i32", &["i32"]);
     // @f0(n, v): 16 bytes of its own set to v; calls @f2(n); returns its 16 bytes if the
@@ -322,9 +331,7 @@ fn allocas_across_calls() {
     let x = b.v(format!("load <4 x i32>* {own}, align 4"));
     let own_end = b.v(format!("add i32 {own}, {sixteen}"));
     let their_end = b.v(format!("add i32 {theirs}, %p0"));
-    let below = b.v(format!("icmp ule i32 {their_end}, {own}"));
-    let above = b.v(format!("icmp ule i32 {own_end}, {theirs}"));
-    let apart = b.v(format!("or i1 {below}, {above}"));
+    let apart = disjoint(&mut b, (&theirs, &their_end), (&own, &own_end));
     b.i(format!("br i1 {apart}, label %b1, label %b2"));
     b.block(1);
     b.i(format!("ret <4 x i32> {x}"));

@@ -75,22 +75,13 @@ fn int_vector_binops() {
     let mut fails = Failures::default();
     for (seed, (t, ty, bits, _, _)) in INT_VECS.into_iter().enumerate() {
         for op in INT_OPS {
-            let mut b = Body::new();
-            let r = b.v(format!("{op} {t} %p0, %p1"));
-            b.i(format!("ret {t} {r}"));
+            let b = Body::returning(t, format!("{op} {t} %p0, %p1"));
             let name = format!("{op}_{ty:?}");
             fails.run(&name, || {
                 b.case(&[ty, ty], ty).inputs(vec_pairs(seed as u64 * 100 + 1, ty, bits, op, 48)).check(
                     dir.path(),
                     &name,
-                    |r| {
-                        let out: Vec<u64> = lanes(&r[0], bits)
-                            .iter()
-                            .zip(lanes(&r[1], bits))
-                            .map(|(&x, y)| int_op(op, bits, x, y).expect("rows are filtered"))
-                            .collect();
-                        from_lanes(ty, bits, &out)
-                    },
+                    |r| zip_lanes(ty, bits, &r[0], &r[1], |x, y| int_op(op, bits, x, y).expect("rows are filtered")),
                 )
             });
         }
@@ -111,23 +102,13 @@ fn float_vec_rows(seed: u64, n: usize) -> Vec<Vec<Val>> {
 fn float_vector_binops() {
     let dir = dir();
     for op in ["fadd", "fsub", "fmul", "fdiv", "frem"] {
-        let mut b = Body::new();
-        let r = b.v(format!("{op} <4 x float> %p0, %p1"));
-        b.i(format!("ret <4 x float> {r}"));
-        b.case(&[Ty::V4F32, Ty::V4F32], Ty::V4F32).inputs(float_vec_rows(9, 120)).check(
-            dir.path(),
-            &format!("{op}_v4f32"),
-            |r| {
+        Body::returning("<4 x float>", format!("{op} <4 x float> %p0, %p1"))
+            .case(&[Ty::V4F32, Ty::V4F32], Ty::V4F32)
+            .inputs(float_vec_rows(9, 120))
+            .check(dir.path(), &format!("{op}_v4f32"), |r| {
                 let (a, c) = (lf(&r[0]), lf(&r[1]));
-                Val::v4f32(std::array::from_fn(|i| match op {
-                    "fadd" => a[i] + c[i],
-                    "fsub" => a[i] - c[i],
-                    "fmul" => a[i] * c[i],
-                    "fdiv" => a[i] / c[i],
-                    _ => a[i] % c[i],
-                }))
-            },
-        );
+                Val::v4f32(std::array::from_fn(|i| float_op(op, a[i], c[i])))
+            });
     }
 }
 
@@ -148,16 +129,7 @@ fn int_vector_compares() {
                 // Equal lanes too.
                 rows.extend(vec_pairs(seed as u64 * 10 + 6, ty, bits, "add", 8).into_iter().map(|r| vec![r[0], r[0]]));
                 b.case(&[ty, ty], ty).inputs(rows).check(dir.path(), &format!("icmp_{p}_{ext}_{ty:?}"), |r| {
-                    let out: Vec<u64> = lanes(&r[0], bits)
-                        .iter()
-                        .zip(lanes(&r[1], bits))
-                        .map(|(&x, y)| match (icmp(p, bits, x, y), ext) {
-                            (false, _) => 0,
-                            (true, "sext") => mask(bits),
-                            (true, _) => 1,
-                        })
-                        .collect();
-                    from_lanes(ty, bits, &out)
+                    zip_lanes(ty, bits, &r[0], &r[1], |x, y| extend_i1(icmp(p, bits, x, y), ext, bits))
                 });
             }
         }
@@ -202,20 +174,15 @@ fn i1_vector_logic() {
                 dir.path(),
                 &format!("{op}_{ty:?}_i1"),
                 |r| {
-                    let out: Vec<u64> = lanes(&r[0], bits)
-                        .iter()
-                        .zip(lanes(&r[1], bits))
-                        .map(|(&x, y)| {
-                            let (x, y) = (x & 1 == 1, y & 1 == 1);
-                            let v = match op {
-                                "and" => x && y,
-                                "or" => x || y,
-                                _ => x ^ y,
-                            };
-                            if v { mask(bits) } else { 0 }
-                        })
-                        .collect();
-                    from_lanes(ty, bits, &out)
+                    zip_lanes(ty, bits, &r[0], &r[1], |x, y| {
+                        let (x, y) = (x & 1 == 1, y & 1 == 1);
+                        let v = match op {
+                            "and" => x && y,
+                            "or" => x || y,
+                            _ => x ^ y,
+                        };
+                        extend_i1(v, "sext", bits)
+                    })
                 },
             );
         }
@@ -267,7 +234,7 @@ fn vector_select() {
         b.case(&[ty, ty, ty], ty).inputs(rows).check(dir.path(), &format!("select_i1_{ty:?}"), |r| {
             let (c, x, y) = (lanes(&r[0], bits), lanes(&r[1], bits), lanes(&r[2], bits));
             let out: Vec<u64> = (0..c.len())
-                .map(|i| if (if c[i] & 1 == 1 { x[i] } else { y[i] }) & 1 == 1 { mask(bits) } else { 0 })
+                .map(|i| extend_i1((if c[i] & 1 == 1 { x[i] } else { y[i] }) & 1 == 1, "sext", bits))
                 .collect();
             from_lanes(ty, bits, &out)
         });
@@ -367,7 +334,7 @@ impl Shape {
     /// A carrier result from lanes as the function sees them.
     fn result(&self, l: &[u64]) -> Val {
         let out: Vec<u64> = if self.is_i1() {
-            l.iter().map(|&x| if x & 1 == 1 { mask(self.bits) } else { 0 }).collect()
+            l.iter().map(|&x| extend_i1(x & 1 == 1, "sext", self.bits)).collect()
         } else {
             l.to_vec()
         };
@@ -413,6 +380,11 @@ impl Shape {
             .collect()
     }
 
+    /// The lane numbers, as `switch` keys.
+    fn lane_keys(&self) -> Vec<i64> {
+        (0..self.lanes as i64).collect()
+    }
+
     fn name(&self) -> String {
         self.vt.replace(['<', '>'], "").replace(' ', "")
     }
@@ -426,20 +398,14 @@ fn extract_every_lane() {
     for (seed, s) in SHAPES.iter().enumerate() {
         let mut b = Body::new();
         let v = s.vector(&mut b);
-        let join = s.lanes + 1;
-        b.switch("i32", "%p1", 1, &(0..s.lanes).map(|k| (k as i64, k + 1)).collect::<Vec<_>>());
-        let mut incoming = Vec::new();
-        for k in 0..s.lanes {
-            b.block(k + 1);
-            let idx = b.i32(k);
-            let x = b.v(format!("extractelement {} {v}, i32 {idx}", s.vt));
-            let x = s.scalar_out(&mut b, &x);
-            b.i(format!("br label %b{join}"));
-            incoming.push(format!("[{x}, %b{}]", k + 1));
-        }
-        b.block(join);
         let rt = s.scalar.name();
-        let r = b.v(format!("phi {rt} {}", incoming.join(", ")));
+        let r = b
+            .switch_join("%p1", &s.lane_keys(), 1, Some(rt), |b, k| {
+                let idx = b.i32(k);
+                let x = b.v(format!("extractelement {} {v}, i32 {idx}", s.vt));
+                Some(s.scalar_out(b, &x))
+            })
+            .unwrap();
         b.i(format!("ret {rt} {r}"));
         let rows: Vec<Vec<Val>> = s
             .inputs(seed as u64 + 80, 6)
@@ -463,18 +429,12 @@ fn insert_every_lane() {
         let mut b = Body::new();
         let v = s.vector(&mut b);
         let e = s.element(&mut b, "%p2");
-        let join = s.lanes + 1;
-        b.switch("i32", "%p1", 1, &(0..s.lanes).map(|k| (k as i64, k + 1)).collect::<Vec<_>>());
-        let mut incoming = Vec::new();
-        for k in 0..s.lanes {
-            b.block(k + 1);
-            let idx = b.i32(k);
-            let x = b.v(format!("insertelement {} {v}, {} {e}, i32 {idx}", s.vt, s.et));
-            b.i(format!("br label %b{join}"));
-            incoming.push(format!("[{x}, %b{}]", k + 1));
-        }
-        b.block(join);
-        let r = b.v(format!("phi {} {}", s.vt, incoming.join(", ")));
+        let r = b
+            .switch_join("%p1", &s.lane_keys(), 1, Some(s.vt), |b, k| {
+                let idx = b.i32(k);
+                Some(b.v(format!("insertelement {} {v}, {} {e}, i32 {idx}", s.vt, s.et)))
+            })
+            .unwrap();
         let r = s.vector_out(&mut b, &r);
         b.i(format!("ret {} {r}", s.carrier.0));
         let scalars: Vec<Val> = if s.scalar == Ty::F32 {
@@ -571,22 +531,22 @@ fn vector_int_float_casts() {
     ints.push(vec![Val::v4i32([0x0100_0001, 0x8000_0080, 0x8000_0081, 0xffff_ff7f])]);
     ints.push(vec![Val::v4i32([0x7fff_ffbf, 0x7fff_ffc0, 0xffff_ff80, 0x8000_0180])]);
     for op in ["sitofp", "uitofp"] {
-        let mut b = Body::new();
-        let r = b.v(format!("{op} <4 x i32> %p0 to <4 x float>"));
-        b.i(format!("ret <4 x float> {r}"));
-        b.case(&[Ty::V4I32], Ty::V4F32).inputs(ints.clone()).check(dir.path(), &format!("{op}_v4"), |r| {
-            let l = l32(&r[0]);
-            Val::v4f32(l.map(|x| if op == "sitofp" { x as i32 as f32 } else { x as f32 }))
-        });
+        Body::returning("<4 x float>", format!("{op} <4 x i32> %p0 to <4 x float>"))
+            .case(&[Ty::V4I32], Ty::V4F32)
+            .inputs(ints.clone())
+            .check(dir.path(), &format!("{op}_v4"), |r| {
+                let l = l32(&r[0]);
+                Val::v4f32(l.map(|x| if op == "sitofp" { x as i32 as f32 } else { x as f32 }))
+            });
     }
     for op in ["fptosi", "fptoui"] {
-        let mut b = Body::new();
-        let r = b.v(format!("{op} <4 x float> %p0 to <4 x i32>"));
-        b.i(format!("ret <4 x i32> {r}"));
-        b.case(&[Ty::V4F32], Ty::V4I32).inputs(float_lane_inputs()).check(dir.path(), &format!("{op}_v4"), |r| {
-            let l = lf(&r[0]);
-            Val::v4i32(l.map(|x| if op == "fptosi" { x as i32 as u32 } else { x as u32 }))
-        });
+        Body::returning("<4 x i32>", format!("{op} <4 x float> %p0 to <4 x i32>"))
+            .case(&[Ty::V4F32], Ty::V4I32)
+            .inputs(float_lane_inputs())
+            .check(dir.path(), &format!("{op}_v4"), |r| {
+                let l = lf(&r[0]);
+                Val::v4i32(l.map(|x| if op == "fptosi" { x as i32 as u32 } else { x as u32 }))
+            });
     }
 }
 
@@ -604,15 +564,7 @@ fn vector_i1_truncs_and_extensions() {
             let mut rng = Rng::new(seed as u64 + 130);
             let rows: Vec<Vec<Val>> = (0..24).map(|_| vec![random_vec(&mut rng, ty, bits)]).collect();
             b.case(&[ty], ty).inputs(rows).check(dir.path(), &format!("trunc_{ext}_{ty:?}"), |r| {
-                let out: Vec<u64> = lanes(&r[0], bits)
-                    .iter()
-                    .map(|&x| match (x & 1, ext) {
-                        (0, _) => 0,
-                        (_, "sext") => mask(bits),
-                        _ => 1,
-                    })
-                    .collect();
-                from_lanes(ty, bits, &out)
+                map_lanes(ty, bits, &r[0], |x| extend_i1(x & 1 == 1, ext, bits))
             });
         }
     }

@@ -132,11 +132,17 @@ pub(crate) fn function(
         guest_signature(env.call_conv, sig.ret, &sig.params),
     );
     let setjmp_mode = calls_setjmp(env, body);
-    {
-        let b = FunctionBuilder::new(&mut func, ctx);
-        let mut t = Translator::new(env, f, body, b, setjmp_mode, order);
-        t.run()?;
-        t.b.finalize(env.frontend);
+    let b = FunctionBuilder::new(&mut func, ctx);
+    let mut t = Translator::new(env, f, body, b, setjmp_mode, order);
+    match t.run() {
+        Ok(()) => t.b.finalize(env.frontend),
+        Err(e) => {
+            // The builder context holds the half-built function's state; it is reused for
+            // the next function.
+            drop(t);
+            *ctx = FunctionBuilderContext::new();
+            return Err(e);
+        }
     }
     Ok(func)
 }

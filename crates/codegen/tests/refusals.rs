@@ -58,3 +58,27 @@ fn a_use_its_definition_does_not_dominate_is_refused() {
     let fixed = NOT_SSA.replace("%v1 = add i32 %v2, %p0;", "%v1 = add i32 %p0, %p0;");
     assert!(translate(&fixed).is_ok());
 }
+
+/// A module of many functions that fail to translate (a vector index that is not a
+/// constant: only the verifier would have refused it): every failure leaves the per-thread
+/// translation state ready for the next function.
+#[test]
+fn failed_functions_do_not_break_the_next_ones() {
+    let n = 64;
+    let mut text = String::from(
+        "module {\n  version 1;\n  types {\n    count 5;\n    @t0 = i32;\n    @t1 = <4 x i32>;\n    @t2 = void;\n    @t3 = void (i32);\n    @t4 = i32 (<4 x i32>, i32);\n  }\n  define external void @f0(i32);\n",
+    );
+    for f in 1..=n {
+        text += &format!("  define internal i32 @f{f}(<4 x i32>, i32);\n");
+    }
+    text += "  globals {\n    count 0;\n  }\n  valuesymtab {\n    @f0 : \"_start\";\n  }\n";
+    text += "  function void @f0(i32 %p0) {\n    blocks 1;\n  %b0:\n    ret void;\n  }\n";
+    for f in 1..=n {
+        text += &format!(
+            "  function i32 @f{f}(<4 x i32> %p0, i32 %p1) {{\n    blocks 1;\n  %b0:\n    %v0 = extractelement <4 x i32> %p0, i32 %p1;\n    ret i32 %v0;\n  }}\n"
+        );
+    }
+    text += "}\n";
+    let error = translate(&text).err().expect("refused");
+    assert!(error.ends_with("vector index not constant"), "{error}");
+}

@@ -3,7 +3,9 @@
 
 use crate::{Context, Diagnostic, Location, Rule};
 use pnacl_bitcode::abi::{self, Intrinsic, IntrinsicKind as K};
-use pnacl_bitcode::ir::{BinOp, ConstValue, FunctionBody, Inst, SsaCheck, Ty, ValueId, ValueKind, ValueSpace};
+use pnacl_bitcode::ir::{
+    BinOp, ConstValue, FunctionBody, Inst, SsaCheck, SsaError, Ty, ValueId, ValueKind, ValueSpace,
+};
 
 /// Checks one function body.
 pub(crate) fn check(cx: &Context<'_>, f: u32, body: &FunctionBody, ssa: &mut SsaCheck) -> Vec<Diagnostic> {
@@ -34,19 +36,21 @@ pub(crate) fn check(cx: &Context<'_>, f: u32, body: &FunctionBody, ssa: &mut Ssa
         }
     }
     if let Err(e) = ssa.finish(body) {
-        // Named like the other diagnostics: by the using instruction's block and value.
-        let value = body.insts[..e.inst].iter().filter(|inst| c.defines_value(inst)).count() as u32;
-        let inst = &body.insts[e.inst];
+        // Named like the other diagnostics: by the instruction's block and value.
+        let index = e.inst();
+        let value = body.insts[..index].iter().filter(|inst| c.defines_value(inst)).count() as u32;
+        let inst = &body.insts[index];
         let defines = c.defines_value(inst);
         c.at = Location::Instruction {
             function: f,
-            block: e.block,
-            index: e.inst as u32,
+            block: e.block(),
+            index: index as u32,
             value: defines.then_some(value),
             opcode: opcode(inst),
         };
-        c.index = e.inst;
-        c.report(Rule::Dominance, e.to_string());
+        c.index = index;
+        let rule = if matches!(e, SsaError::Dominance { .. }) { Rule::Dominance } else { Rule::Phi };
+        c.report(rule, e.to_string());
     }
     c.out
 }

@@ -77,6 +77,8 @@ rules! {
     AtomicLockFreeSize = "abi.atomic-lock-free-size", "the size of llvm.nacl.atomic.is.lock.free is the constant 1, 2, 4 or 8";
     /// Every use of a value is dominated by its definition.
     Dominance = "ir.dominance", "a value is used only where its definition dominates the use (SSA form)";
+    /// Phis match the predecessors of their block.
+    Phi = "ir.phi", "a phi has an incoming value for each predecessor of its block, for no other block, and one value per predecessor";
     /// Memory intrinsics have constant, trivial alignment and volatility operands.
     MemIntrinsic = "abi.mem-intrinsic", "memcpy, memmove and memset take the constant alignment 1 and a constant volatile flag";
 }

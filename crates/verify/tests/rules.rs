@@ -595,6 +595,21 @@ fn uses_not_dominated_by_their_definition() {
     // A phi sees its incoming value at the end of the incoming block.
     let d = check("add i32 %p0, %p0", "%v3 = phi i32 [%v2, %b1], [%v2, %b2];");
     assert_eq!(d.iter().map(|d| d.rule).collect::<Vec<_>>(), [Rule::Dominance], "{d:#?}");
+    // %b3's predecessors are %b1 and %b2: one value from each, and only from them.
+    let phi = |incoming: &str| {
+        let d = check("add i32 %p0, %p0", &format!("%v3 = phi i32 {incoming};"));
+        (d.iter().map(|d| d.rule).collect::<Vec<_>>(), d.first().map(|d| d.message.clone()).unwrap_or_default())
+    };
+    assert_eq!(phi("[%v1, %b1], [%v2, %b2], [%v2, %b2]"), (vec![], String::new()));
+    assert_eq!(phi("[%v1, %b1]"), (vec![Rule::Phi], "phi in %b3 has no incoming value for its predecessor %b2".into()));
+    assert_eq!(
+        phi("[%v1, %b1], [%v2, %b2], [%p0, %b0]"),
+        (vec![Rule::Phi], "phi in %b3 has an incoming value for %b0, which does not branch to %b3".into())
+    );
+    assert_eq!(
+        phi("[%v1, %b1], [%v2, %b2], [%p0, %b2]"),
+        (vec![Rule::Phi], "phi in %b3 has different incoming values for %b2".into())
+    );
 }
 
 /// Every rule has a negative test above.

@@ -339,26 +339,88 @@ fn intersect(idom: &[u32], mut a: u32, mut b: u32) -> u32 {
     a
 }
 
-/// A use of a value its definition does not dominate.
+/// A way a function body is not in SSA form.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DominanceError {
-    /// The using instruction (index into `insts`).
-    pub inst: usize,
-    /// The block it is in.
-    pub block: u32,
-    /// The value used (its number among the instruction results: `%vN`).
-    pub value: u32,
-    /// The block defining it.
-    pub def_block: u32,
+pub enum SsaError {
+    /// A use of `%vN` its definition does not dominate.
+    Dominance {
+        /// The using instruction (index into `insts`).
+        inst: usize,
+        /// The block it is in.
+        block: u32,
+        /// The value used (its number among the instruction results: `%vN`).
+        value: u32,
+        /// The block defining it.
+        def_block: u32,
+    },
+    /// A phi without an incoming value for a predecessor of its block.
+    PhiMissing {
+        /// The phi (index into `insts`).
+        inst: usize,
+        /// Its block.
+        block: u32,
+        /// The predecessor.
+        pred: u32,
+    },
+    /// A phi with an incoming value for a block that does not branch to its block.
+    PhiStray {
+        /// The phi (index into `insts`).
+        inst: usize,
+        /// Its block.
+        block: u32,
+        /// The incoming block.
+        incoming: u32,
+    },
+    /// A phi with different incoming values for the same predecessor.
+    PhiConflict {
+        /// The phi (index into `insts`).
+        inst: usize,
+        /// Its block.
+        block: u32,
+        /// The predecessor.
+        pred: u32,
+    },
 }
 
-impl std::fmt::Display for DominanceError {
+impl SsaError {
+    /// The offending instruction (index into `insts`).
+    pub fn inst(&self) -> usize {
+        match *self {
+            SsaError::Dominance { inst, .. }
+            | SsaError::PhiMissing { inst, .. }
+            | SsaError::PhiStray { inst, .. }
+            | SsaError::PhiConflict { inst, .. } => inst,
+        }
+    }
+
+    /// Its block.
+    pub fn block(&self) -> u32 {
+        match *self {
+            SsaError::Dominance { block, .. }
+            | SsaError::PhiMissing { block, .. }
+            | SsaError::PhiStray { block, .. }
+            | SsaError::PhiConflict { block, .. } => block,
+        }
+    }
+}
+
+impl std::fmt::Display for SsaError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "%v{} is used in %b{} where its definition (in %b{}) does not dominate the use",
-            self.value, self.block, self.def_block
-        )
+        match *self {
+            SsaError::Dominance { block, value, def_block, .. } => write!(
+                f,
+                "%v{value} is used in %b{block} where its definition (in %b{def_block}) does not dominate the use"
+            ),
+            SsaError::PhiMissing { block, pred, .. } => {
+                write!(f, "phi in %b{block} has no incoming value for its predecessor %b{pred}")
+            }
+            SsaError::PhiStray { block, incoming, .. } => {
+                write!(f, "phi in %b{block} has an incoming value for %b{incoming}, which does not branch to %b{block}")
+            }
+            SsaError::PhiConflict { block, pred, .. } => {
+                write!(f, "phi in %b{block} has different incoming values for %b{pred}")
+            }
+        }
     }
 }
 
@@ -382,6 +444,12 @@ pub struct SsaCheck {
     /// Uses that need the dominator tree, checked at the end: (value, use block, use
     /// instruction, incoming block of a phi or `NONE`).
     pending: Vec<(u32, u32, u32, u32)>,
+    /// The phis: (block, instruction index).
+    phis: Vec<(u32, u32)>,
+    /// Scratch of the phi check: the entries of the phi being checked, by block.
+    seen: Vec<u32>,
+    value: Vec<u32>,
+    stamp: u32,
 }
 
 impl SsaCheck {
@@ -396,7 +464,7 @@ impl SsaCheck {
     }
 
     /// Checks function `f` of `m` (a declaration passes).
-    pub fn run(&mut self, m: &Module, f: u32) -> Result<(), DominanceError> {
+    pub fn run(&mut self, m: &Module, f: u32) -> Result<(), SsaError> {
         let Some(body) = m.functions.get(f as usize).and_then(|func| func.body.as_ref()) else { return Ok(()) };
         self.begin(m.value_space(f).first_inst());
         for k in 0..body.num_blocks {
@@ -415,6 +483,7 @@ impl SsaCheck {
         self.first = first;
         self.defs.clear();
         self.pending.clear();
+        self.phis.clear();
         self.dominators.succ_start.clear();
         self.dominators.succ.clear();
     }
@@ -430,6 +499,9 @@ impl SsaCheck {
         let inst = &body.insts[i];
         let succ = &mut self.dominators.succ;
         inst.for_each_target(body, |s| succ.push(s));
+        if matches!(inst, Inst::Phi { .. }) {
+            self.phis.push((k, i as u32));
+        }
         let (defs, pending, first) = (&self.defs, &mut self.pending, self.first);
         inst.for_each_operand(body, |v, incoming| {
             let Some(n) = v.0.checked_sub(first) else { return };
@@ -450,13 +522,64 @@ impl SsaCheck {
         }
     }
 
-    /// Checks the uses that need the dominator tree; the first use found that its
-    /// definition does not dominate is the error.
-    pub fn finish(&mut self, body: &FunctionBody) -> Result<(), DominanceError> {
+    /// Checks the phis against the predecessors of their blocks, then the uses that need
+    /// the dominator tree; the first problem found is the error.
+    pub fn finish(&mut self, body: &FunctionBody) -> Result<(), SsaError> {
+        if !self.phis.is_empty() {
+            self.check_phis(body)?;
+        }
         for j in 0..self.pending.len() {
             let (n, k, i, incoming) = self.pending[j];
             let Some(&(def_block, _)) = self.defs.get(n as usize) else { continue };
             self.check_use(body, n, def_block, k, i, incoming)?;
+        }
+        Ok(())
+    }
+
+    /// Each phi has one incoming value for each predecessor of its block, and only for
+    /// them (several edges from one block bring the same value).
+    fn check_phis(&mut self, body: &FunctionBody) -> Result<(), SsaError> {
+        let n = body.num_blocks as usize;
+        let d = &mut self.dominators;
+        d.succ_start.resize(n, d.succ.len() as u32);
+        d.succ_start.push(d.succ.len() as u32);
+        // Predecessors of each block, as offsets into one array (duplicates kept).
+        let (succ_start, succ) = (&d.succ_start, &d.succ);
+        let edges = (0..n).flat_map(|k| {
+            succ[succ_start[k] as usize..succ_start[k + 1] as usize]
+                .iter()
+                .filter(|&&s| (s as usize) < n)
+                .map(move |&s| (s, k as u32))
+        });
+        counting_sort(n, edges, &mut d.pred_start, &mut d.preds, &mut d.fill);
+        d.succ_start.pop();
+        // `seen[b]` is `stamp` once the current phi has an entry for block `b`, whose value
+        // is `value[b]`.
+        self.seen.clear();
+        self.seen.resize(n, 0);
+        self.value.resize(n, 0);
+        for &(k, i) in &self.phis {
+            let Inst::Phi { incoming, .. } = body.insts[i as usize] else { continue };
+            let preds = &d.preds[d.pred_start[k as usize] as usize..d.pred_start[k as usize + 1] as usize];
+            self.stamp += 1;
+            let stamp = self.stamp;
+            for (v, b) in body.incoming(incoming) {
+                let inst = i as usize;
+                if (b as usize) >= n || !preds.contains(&b) {
+                    return Err(SsaError::PhiStray { inst, block: k, incoming: b });
+                }
+                if self.seen[b as usize] == stamp {
+                    if self.value[b as usize] != v.0 {
+                        return Err(SsaError::PhiConflict { inst, block: k, pred: b });
+                    }
+                } else {
+                    self.seen[b as usize] = stamp;
+                    self.value[b as usize] = v.0;
+                }
+            }
+            if let Some(&pred) = preds.iter().find(|&&p| self.seen[p as usize] != stamp) {
+                return Err(SsaError::PhiMissing { inst: i as usize, block: k, pred });
+            }
         }
         Ok(())
     }
@@ -471,7 +594,7 @@ impl SsaCheck {
         k: u32,
         i: u32,
         incoming: u32,
-    ) -> Result<(), DominanceError> {
+    ) -> Result<(), SsaError> {
         let def_inst = self.defs[n as usize].1;
         let dom = self.dominators(body);
         if !dom.is_reachable(k) {
@@ -485,6 +608,6 @@ impl SsaCheck {
         } else {
             dom.dominates(def_block, k)
         };
-        if ok { Ok(()) } else { Err(DominanceError { inst: i as usize, block: k, value: n, def_block }) }
+        if ok { Ok(()) } else { Err(SsaError::Dominance { inst: i as usize, block: k, value: n, def_block }) }
     }
 }

@@ -12,7 +12,7 @@ mod layout;
 mod module;
 mod types;
 
-pub use cfg::{DominanceError, Dominators, SsaCheck};
+pub use cfg::{Dominators, SsaCheck, SsaError};
 pub use inst::{Align, BinOp, CastOp, Inst, PoolRange, Pred, ValueId, ValueKind, ValueSpace};
 pub use layout::{
     BlockLayout, BlockinfoItem, BlockinfoLayout, BodyLayout, ITEM_ABBREV, ITEM_BLOCK, ITEM_UNABBREVIATED, ModuleLayout,

@@ -1,8 +1,9 @@
 //! Helpers shared by the `run_semantics*` suites: reading results, edge values, input rows,
-//! and a small deterministic generator for vector inputs.
+//! a builder of function bodies, and a small deterministic generator for vector inputs.
 #![allow(dead_code)]
 
 use pnacl_testutil::guest::{Case, Function, Ty, Val};
+use std::ops::{Add, Div, Mul, Rem, Sub};
 use std::path::Path;
 use std::process::Output;
 
@@ -76,60 +77,125 @@ pub const I64_EDGES: &[u64] = &[
     0xdead_beef_0000_0001,
 ];
 
+/// The edge values of a float type: zeros, ones, small and inexact values, `$odd` (the
+/// first integer the type cannot hold, rounded), `$big` and its negation, the extremes,
+/// the smallest normal, the smallest denormal and a negative one (`$denormal` as bits),
+/// the infinities and NaNs (one with the payload `$nan` as bits).
+macro_rules! float_edges {
+    ($t:ident, $odd:expr, $big:expr, $denormal:expr, $nan:expr) => {
+        vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            -2.5,
+            3.0,
+            7.25,
+            -1e-3,
+            1.0 / 3.0,
+            $odd,
+            $big,
+            -$big,
+            $t::MAX,
+            $t::MIN,
+            $t::MIN_POSITIVE,
+            $t::from_bits(1),
+            -$t::from_bits($denormal),
+            $t::INFINITY,
+            $t::NEG_INFINITY,
+            $t::NAN,
+            $t::from_bits($nan),
+        ]
+    };
+}
+
 /// `float` edge values: zeros, ones, denormals, extremes, infinities, NaNs.
 pub fn f32_edges() -> Vec<f32> {
-    vec![
-        0.0,
-        -0.0,
-        1.0,
-        -1.0,
-        0.5,
-        -2.5,
-        3.0,
-        7.25,
-        -1e-3,
-        1.0 / 3.0,
-        16_777_217.0,
-        1e30,
-        -1e30,
-        f32::MAX,
-        f32::MIN,
-        f32::MIN_POSITIVE,
-        f32::from_bits(1),
-        -f32::from_bits(0x0007_ffff),
-        f32::INFINITY,
-        f32::NEG_INFINITY,
-        f32::NAN,
-        f32::from_bits(0xffc0_0001),
-    ]
+    float_edges!(f32, 16_777_217.0, 1e30, 0x0007_ffff, 0xffc0_0001)
 }
 
 /// `double` edge values.
 pub fn f64_edges() -> Vec<f64> {
-    vec![
-        0.0,
-        -0.0,
-        1.0,
-        -1.0,
-        0.5,
-        -2.5,
-        3.0,
-        7.25,
-        -1e-3,
-        1.0 / 3.0,
-        9_007_199_254_740_993.0,
-        1e300,
-        -1e300,
-        f64::MAX,
-        f64::MIN,
-        f64::MIN_POSITIVE,
-        f64::from_bits(1),
-        -f64::from_bits(0x000f_ffff_ffff_ffff),
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-        f64::NAN,
-        f64::from_bits(0xfff8_0000_0000_0001),
-    ]
+    float_edges!(f64, 9_007_199_254_740_993.0, 1e300, 0x000f_ffff_ffff_ffff, 0xfff8_0000_0000_0001)
+}
+
+/// The edge values for `bits`-bit integer operands ([`I8_EDGES`] to [`I64_EDGES`]).
+pub fn int_edges(bits: u32) -> Vec<u64> {
+    match bits {
+        8 => I8_EDGES.iter().map(|&x| u64::from(x)).collect(),
+        16 => I16_EDGES.iter().map(|&x| u64::from(x)).collect(),
+        32 => I32_EDGES.iter().map(|&x| u64::from(x)).collect(),
+        _ => I64_EDGES.to_vec(),
+    }
+}
+
+/// The parameter and result type that carries a `bits`-bit integer: `i64` for 64 bits,
+/// `i32` for fewer.
+pub fn int_carrier(bits: u32) -> Ty {
+    if bits == 64 { Ty::I64 } else { Ty::I32 }
+}
+
+/// `x` as a value of [`int_carrier`]`(bits)` (its low 32 bits below 64 bits).
+pub fn int_val(bits: u32, x: u64) -> Val {
+    if bits == 64 { Val::i64(x) } else { Val::i32(x as u32) }
+}
+
+/// The value of an `i32` or `i64` parameter or result, zero-extended.
+pub fn int_of(v: &Val) -> u64 {
+    if v.ty == Ty::I64 { u64v(v) } else { u64::from(u32v(v)) }
+}
+
+/// `float` and `double` as parameters and results: their [`Ty`] and [`Val`]s.
+pub trait Float:
+    Copy
+    + PartialOrd
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Rem<Output = Self>
+{
+    /// The parameter and result type.
+    const TY: Ty;
+
+    /// The value of a parameter or result of this type.
+    fn of(v: &Val) -> Self;
+
+    /// The value as a parameter or result.
+    fn val(self) -> Val;
+}
+
+/// Implements [`Float`] for `$t`, of type `$ty`, read by `$of` and made by `$val`.
+macro_rules! impl_float {
+    ($t:ty, $ty:expr, $of:path, $val:path) => {
+        impl Float for $t {
+            const TY: Ty = $ty;
+
+            fn of(v: &Val) -> $t {
+                $of(v)
+            }
+
+            fn val(self) -> Val {
+                $val(self)
+            }
+        }
+    };
+}
+
+impl_float!(f32, Ty::F32, f32v, Val::f32);
+impl_float!(f64, Ty::F64, f64v, Val::f64);
+
+/// `a OP b` for the floating-point binary operators (`frem` is C `fmod`).
+pub fn float_op<T: Float>(op: &str, a: T, b: T) -> T {
+    match op {
+        "fadd" => a + b,
+        "fsub" => a - b,
+        "fmul" => a * b,
+        "fdiv" => a / b,
+        "frem" => a % b,
+        _ => panic!("{op}"),
+    }
 }
 
 /// The integer binary operators.
@@ -387,6 +453,14 @@ impl Body {
         Body { text: String::from("  %b0:\n"), values: 0, consts: Vec::new(), forward: Vec::new() }
     }
 
+    /// A body that returns the value, of type `ty`, of the one instruction `inst`.
+    pub fn returning(ty: &str, inst: impl AsRef<str>) -> Body {
+        let mut b = Body::new();
+        let r = b.v(inst);
+        b.i(format!("ret {ty} {r}"));
+        b
+    }
+
     /// The constant `%cN` of type `ty` and value `v` (`v` as PNaClAsm spells it).
     pub fn c(&mut self, ty: &str, v: impl std::fmt::Display) -> String {
         let v = v.to_string();
@@ -403,6 +477,31 @@ impl Body {
     /// An `i32` constant.
     pub fn i32(&mut self, v: impl std::fmt::Display) -> String {
         self.c("i32", v)
+    }
+
+    /// The `i32` parameter `p` as a `bits`-bit operand: truncated below 32 bits, as it is
+    /// otherwise (an `i64` operand comes in as an `i64` parameter).
+    pub fn narrow(&mut self, p: &str, bits: u32) -> String {
+        if bits >= 32 { p.to_string() } else { self.v(format!("trunc i32 {p} to {}", int_ty(bits))) }
+    }
+
+    /// Returns the `bits`-bit `x` as an [`int_carrier`]: extended to `i32` by `ext` (`zext`
+    /// or `sext`) below 32 bits.
+    pub fn ret_int(&mut self, x: &str, bits: u32, ext: &str) {
+        let r = if bits < 32 { self.v(format!("{ext} {} {x} to i32", int_ty(bits))) } else { x.to_string() };
+        self.i(format!("ret {} {r}", int_carrier(bits).name()));
+    }
+
+    /// Ends the block with a branch on the `i1` `cond` to `%b1`, which returns the `i32`
+    /// `yes`, or else to `%b2`, which returns `no`.
+    pub fn ret_by_branch(&mut self, cond: &str, yes: u32, no: u32) {
+        self.i(format!("br i1 {cond}, label %b1, label %b2"));
+        self.block(1);
+        let yes = self.i32(yes);
+        self.i(format!("ret i32 {yes}"));
+        self.block(2);
+        let no = self.i32(no);
+        self.i(format!("ret i32 {no}"));
     }
 
     /// Emits `%vN = INST;` and returns `%vN`.
@@ -457,6 +556,81 @@ impl Body {
         self.forward[k] = Some(self.values);
         self.text.push_str(&format!("    {name} = {};\n", inst.as_ref()));
         self.values += 1;
+    }
+
+    /// Opens `%b1` as a loop head, entered from `%b0` and continued from `%b{latch}`: one
+    /// `phi` per `(type, initial value)` of `carried`, whose next value is declared forward
+    /// (to be given with [`Body::define`] before the latch branches back). Returns each phi
+    /// with its next value.
+    pub fn loop_head<const N: usize>(&mut self, latch: usize, carried: [(&str, &str); N]) -> [(String, String); N] {
+        self.loop_phis(latch, &carried).try_into().expect("one phi per carried value")
+    }
+
+    /// [`Body::loop_head`] for any number of carried values.
+    fn loop_phis(&mut self, latch: usize, carried: &[(&str, &str)]) -> Vec<(String, String)> {
+        self.block(1);
+        let next: Vec<String> = carried.iter().map(|(t, _)| self.forward(t)).collect();
+        carried
+            .iter()
+            .zip(next)
+            .map(|((t, init), next)| (self.v(format!("phi {t} [{init}, %b0], [{next}, %b{latch}]")), next))
+            .collect()
+    }
+
+    /// Emits `for (i = 0; i < bound; i++)` on `i32`s, entered from `%b0`: the head `%b1`
+    /// with a `phi` for `i` and one per `(type, initial value)` of `carried`, the body
+    /// `%b2`, filled by `body(body, i, phis)` (which gives each carried phi's next value
+    /// with [`Body::define`]), and the exit `%b3`, left open. Returns the carried phis.
+    pub fn counted_loop<const N: usize>(
+        &mut self,
+        bound: &str,
+        carried: [(&str, &str); N],
+        body: impl FnOnce(&mut Body, &str, &[(String, String); N]),
+    ) -> [String; N] {
+        let zero = self.i32(0);
+        let one = self.i32(1);
+        self.i("br label %b1");
+        let mut heads = vec![("i32", zero.as_str())];
+        heads.extend(carried);
+        let mut phis = self.loop_phis(2, &heads);
+        let (i, next_i) = phis.remove(0);
+        let more = self.v(format!("icmp ult i32 {i}, {bound}"));
+        self.i(format!("br i1 {more}, label %b2, label %b3"));
+        self.block(2);
+        let phis: [(String, String); N] = phis.try_into().expect("one phi per carried value");
+        body(self, &i, &phis);
+        self.define(&next_i, format!("add i32 {i}, {one}"));
+        self.i("br label %b1");
+        self.block(3);
+        phis.map(|(phi, _)| phi)
+    }
+
+    /// Emits a `switch` on the `i32` `sel` with one block per key (key k goes to
+    /// `%b{k+1}`, the default to `%b{default}`), each filled by `arm(body, k)` and branching
+    /// to the join block after them; opens the join block and, when `ty` is given, returns
+    /// a `phi` of type `ty` of the values the arms gave.
+    pub fn switch_join(
+        &mut self,
+        sel: &str,
+        keys: &[i64],
+        default: usize,
+        ty: Option<&str>,
+        mut arm: impl FnMut(&mut Body, usize) -> Option<String>,
+    ) -> Option<String> {
+        let n = keys.len();
+        let cases: Vec<(i64, usize)> = keys.iter().enumerate().map(|(k, &key)| (key, k + 1)).collect();
+        self.switch("i32", sel, default, &cases);
+        let mut incoming = Vec::new();
+        for k in 0..n {
+            self.block(k + 1);
+            let r = arm(self, k);
+            self.i(format!("br label %b{}", n + 1));
+            if let Some(r) = r {
+                incoming.push(format!("[{r}, %b{}]", k + 1));
+            }
+        }
+        self.block(n + 1);
+        ty.map(|t| self.v(format!("phi {t} {}", incoming.join(", "))))
     }
 
     /// Zero-extends each `i1` of `bits` to `i32`, shifts it to its position and ORs them:
@@ -546,6 +720,35 @@ pub fn from_lanes(ty: Ty, bits: u32, lanes: &[u64]) -> Val {
     let mut v = Val::v16i8(bytes);
     v.ty = ty;
     v
+}
+
+/// A vector of type `ty` whose `bits`-bit lanes are `f` of the lanes of `a`.
+pub fn map_lanes(ty: Ty, bits: u32, a: &Val, f: impl Fn(u64) -> u64) -> Val {
+    let out: Vec<u64> = lanes(a, bits).into_iter().map(f).collect();
+    from_lanes(ty, bits, &out)
+}
+
+/// A vector of type `ty` whose `bits`-bit lanes are `f` of the lanes of `a` and `b`, lane
+/// by lane.
+pub fn zip_lanes(ty: Ty, bits: u32, a: &Val, b: &Val, f: impl Fn(u64, u64) -> u64) -> Val {
+    let out: Vec<u64> = lanes(a, bits).into_iter().zip(lanes(b, bits)).map(|(x, y)| f(x, y)).collect();
+    from_lanes(ty, bits, &out)
+}
+
+/// An `i1` extended to `bits` bits by `ext`: false is 0, true is all ones (`sext`) or 1
+/// (`zext`).
+pub fn extend_i1(bit: bool, ext: &str, bits: u32) -> u64 {
+    match (bit, ext) {
+        (false, _) => 0,
+        (true, "sext") => mask(bits),
+        _ => 1,
+    }
+}
+
+/// The constant global `@g8`, 16-aligned, holding `bytes`.
+pub fn const_global(bytes: &[u8]) -> String {
+    let bytes: Vec<String> = bytes.iter().map(|b| b.to_string()).collect();
+    format!("const @g8, align 16,\n      {{ {} }}", bytes.join(", "))
 }
 
 /// Runs the sub-cases of a test to the end and fails once, naming every sub-case that
