@@ -34,6 +34,12 @@ fn bench(c: &mut Criterion) {
     g.bench_function("corpus/read-validate", |b| {
         b.iter_with_large_drop(|| files.iter().map(|(_, d)| read(black_box(d)).unwrap()).collect::<Vec<_>>())
     });
+    g.bench_function("corpus/read-validate-ir-only", |b| {
+        let opts = ReadOptions { no_layout: true, ..ReadOptions::default() };
+        b.iter_with_large_drop(|| {
+            files.iter().map(|(_, d)| read_with(black_box(d), opts, &mut NoListener).unwrap()).collect::<Vec<_>>()
+        })
+    });
     g.bench_function("corpus/read-validate-positions", |b| {
         let opts = ReadOptions { positions: true, ..ReadOptions::default() };
         b.iter_with_large_drop(|| {

@@ -256,6 +256,11 @@ impl Abbrev {
                     None => return Ok(false),
                 },
                 Op::Vbr(0) => 0,
+                // The width PNaCl's abbreviations use most, decoded with constant masks.
+                Op::Vbr(6) => match crate::bits::window_vbr(window, &mut used, avail, 6) {
+                    Some(v) => v,
+                    None => return Ok(false),
+                },
                 Op::Vbr(w) => match crate::bits::window_vbr(window, &mut used, avail, w) {
                     Some(v) => v,
                     None => return Ok(false),

@@ -1,7 +1,7 @@
 //! `pnacl run`: translate a pexe and run it in the sandbox.
 
 use pnacl_bitcode::{Module, ReadOptions, read_parallel};
-use pnacl_runtime::{EXIT_LOAD_ERROR, Options, Preopen};
+use pnacl_runtime::{EXIT_LOAD_ERROR, LoadError, Options, Preopen};
 use std::ffi::OsString;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::PathBuf;
@@ -104,14 +104,6 @@ pub fn run(args: &Args) -> i32 {
             return EXIT_LOAD_ERROR;
         }
     };
-    let diagnostics = pnacl_verify::verify(&module);
-    if !diagnostics.is_empty() {
-        for d in &diagnostics {
-            eprintln!("{name}: {} [{}]", d.describe(&module), d.rule);
-        }
-        eprintln!("pnacl run: {name}: not ABI-clean ({} violations); refusing to run it", diagnostics.len());
-        return EXIT_LOAD_ERROR;
-    }
     let env = match environment(args) {
         Ok(e) => e,
         Err(e) => {
@@ -136,6 +128,11 @@ pub fn run(args: &Args) -> i32 {
         perf_map: args.perf_map,
     };
     let error = pnacl_runtime::run(&module, options);
+    if let LoadError::NotAbiClean(diagnostics) = &error {
+        for d in diagnostics {
+            eprintln!("{name}: {} [{}]", d.describe(&module), d.rule);
+        }
+    }
     eprintln!("pnacl run: {name}: {error}");
     EXIT_LOAD_ERROR
 }

@@ -75,21 +75,35 @@ impl Default for Options {
 
 /// Why a module could not be started.
 #[derive(Debug)]
-pub struct LoadError(pub String);
+pub enum LoadError {
+    /// The ABI verifier found violations (the module is refused before translation).
+    NotAbiClean(Vec<pnacl_verify::Diagnostic>),
+    /// Anything else: no entry point, translation, the host refusing memory.
+    Other(String),
+}
 
 impl std::fmt::Display for LoadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            LoadError::NotAbiClean(d) => write!(f, "not ABI-clean ({} violations); refusing to run it", d.len()),
+            LoadError::Other(m) => f.write_str(m),
+        }
     }
 }
 
 impl std::error::Error for LoadError {}
 
+impl From<String> for LoadError {
+    fn from(m: String) -> Self {
+        LoadError::Other(m)
+    }
+}
+
 /// Runs `module`: returns only if it cannot be started. Otherwise the process ends with
 /// the guest's exit status, or [`EXIT_TRAP`] / [`EXIT_UNSUPPORTED`] with a message.
 ///
-/// The module must have passed the reader's checks and the ABI verifier; the translator
-/// relies on both.
+/// The module is checked with the ABI verifier first (the translator relies on its rules)
+/// and refused with its diagnostics if it breaks any.
 pub fn run(module: &Module, options: Options) -> LoadError {
     match process::start(module, options) {
         Ok(never) => match never {},

@@ -59,18 +59,22 @@ fn entry_point(m: &Module) -> Result<u32, LoadError> {
         .enumerate()
         .filter(|(_, f)| f.linkage == Linkage::External && f.body.is_some())
         .map(|(i, _)| i as u32);
-    let f = entries.next().ok_or_else(|| LoadError("the module defines no entry point (_start)".into()))?;
+    let f = entries.next().ok_or_else(|| LoadError::Other("the module defines no entry point (_start)".into()))?;
     let sig = m.signature(f);
     if sig.params != [Ty::I32] {
-        return Err(LoadError(format!("the entry point {} does not take one i32", function_name(m, f))));
+        return Err(LoadError::Other(format!("the entry point {} does not take one i32", function_name(m, f))));
     }
     Ok(f)
 }
 
 /// Loads `m` and runs it; returns only on a load error.
 pub(crate) fn start(m: &Module, options: Options) -> Result<Infallible, LoadError> {
+    let diagnostics = pnacl_verify::verify(m);
+    if !diagnostics.is_empty() {
+        return Err(LoadError::NotAbiClean(diagnostics));
+    }
     let entry = entry_point(m)?;
-    let memory = GuestMemory::reserve(options.max_memory).map_err(LoadError)?;
+    let memory = GuestMemory::reserve(options.max_memory)?;
     let host = irt::functions();
     let module_functions = m.functions.len();
     let mut table = vec![TableEntry { code: 0, sig: abi::NO_SIGNATURE, _pad: 0 }; 1 + module_functions + host.len()]
@@ -83,7 +87,7 @@ pub(crate) fn start(m: &Module, options: Options) -> Result<Infallible, LoadErro
         verify: false,
     };
     let host_sigs: Vec<_> = host.iter().map(|h| h.signature()).collect();
-    let translation = pnacl_codegen::translate(m, &config, &host_sigs).map_err(LoadError)?;
+    let translation = pnacl_codegen::translate(m, &config, &host_sigs)?;
     for (f, code) in translation.functions.iter().enumerate() {
         if let Some(code) = code {
             let sig = m.signature(f as u32);
@@ -103,21 +107,21 @@ pub(crate) fn start(m: &Module, options: Options) -> Result<Infallible, LoadErro
     let data = layout.initial_data(m);
     let globals_end = align_page(u64::from(layout.data_end)) as u32;
     if globals_end > memory::GLOBALS_START {
-        memory.map_fixed(memory::GLOBALS_START, globals_end - memory::GLOBALS_START).map_err(LoadError)?;
-        memory.write(memory::GLOBALS_START, &data).map_err(|e| LoadError(format!("cannot write globals: {e:?}")))?;
+        memory.map_fixed(memory::GLOBALS_START, globals_end - memory::GLOBALS_START)?;
+        memory.write(memory::GLOBALS_START, &data).map_err(|e| format!("cannot write globals: errno {}", e.0))?;
         if layout.constants_start < globals_end {
-            memory.seal(layout.constants_start, globals_end - layout.constants_start).map_err(LoadError)?;
+            memory.seal(layout.constants_start, globals_end - layout.constants_start)?;
         }
     }
     let stack_bottom = memory::MAIN_STACK_TOP - memory::MAIN_STACK_SIZE;
-    memory.map_fixed(stack_bottom, memory::MAIN_STACK_SIZE).map_err(LoadError)?;
+    memory.map_fixed(stack_bottom, memory::MAIN_STACK_SIZE)?;
     memory.set_heap(globals_end.max(memory::GLOBALS_START), stack_bottom - memory::PAGE);
     let query = irt.query_value();
     let startup = startup::Block::new(&options.args, &options.env, query);
-    let startup_addr = startup.place(&memory, memory::MAIN_STACK_TOP).map_err(LoadError)?;
+    let startup_addr = startup.place(&memory, memory::MAIN_STACK_TOP)?;
 
-    let trampolines = pnacl_codegen::trampolines(&config.host_fns).map_err(LoadError)?;
-    let files = Files::new(&options.dirs).map_err(LoadError)?;
+    let trampolines = pnacl_codegen::trampolines(&config.host_fns)?;
+    let files = Files::new(&options.dirs)?;
     let names: Vec<String> = (0..module_functions as u32).map(|f| function_name(m, f)).collect();
     if options.perf_map {
         write_perf_map(&translation, &names);
@@ -139,10 +143,10 @@ pub(crate) fn start(m: &Module, options: Options) -> Result<Infallible, LoadErro
         exiting: AtomicBool::new(false),
     }));
     PROCESS.store(process, Ordering::Release);
-    signals::install().map_err(LoadError)?;
+    signals::install()?;
     let code = process.translation.functions[entry as usize].expect("_start has a body").start;
     let main = thread::GuestStart { code, arg: Some(startup_addr), sp: startup_addr & !15, tp: 0, threads_started: 0 };
-    thread::run_main(process, main, stack_bottom).map_err(LoadError)?;
+    thread::run_main(process, main, stack_bottom)?;
     unreachable!("the main guest thread ends the process")
 }
 
