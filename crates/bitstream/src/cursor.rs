@@ -285,35 +285,12 @@ impl<'a> Cursor<'a> {
     /// Creates a cursor positioned at the body of a block whose `ENTER_SUBBLOCK` was already
     /// read elsewhere (used to parse blocks independently, for example in parallel).
     pub fn in_block(data: &'a [u8], enter: &Enter, blockinfo: BlockInfo) -> Result<Self> {
-        let mut reader = BitReader::at(data, enter.body)?;
-        let parent_limit = reader.limit();
-        reader.set_limit((enter.end.0 / 8) as usize)?;
+        let mut c = Cursor::new(data, enter.body, 2)?;
+        let parent_limit = c.reader.limit();
+        c.reader.set_limit((enter.end.0 / 8) as usize)?;
         let globals = blockinfo.snapshot(enter.block_id);
-        let mut c = Cursor {
-            reader,
-            top_width: 2,
-            scopes: vec![Scope::new(enter.block_id, enter.abbrev_width, enter.end, parent_limit, 2, globals)],
-            blockinfo,
-            setbid: None,
-            ops: Vec::with_capacity(64),
-            ops_start: 0,
-            defined: None,
-            width: 0,
-            in_blockinfo: false,
-            last_pos: BitPos(0),
-            last_abbrev_id: 0,
-            last_code: 0,
-            last_blob: None,
-            last_enter: Enter {
-                pos: BitPos(0),
-                block_id: 0,
-                abbrev_width: 0,
-                length_words: 0,
-                body: BitPos(0),
-                end: BitPos(0),
-            },
-            last_target: AbbrevTarget::Local { abbrev_id: 0 },
-        };
+        c.scopes.push(Scope::new(enter.block_id, enter.abbrev_width, enter.end, parent_limit, 2, globals));
+        c.blockinfo = blockinfo;
         c.sync_scope();
         Ok(c)
     }
