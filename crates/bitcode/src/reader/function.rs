@@ -1107,62 +1107,23 @@ impl<L: Listener> BodyReader<'_, '_, '_, '_, '_, L> {
         let est = (u64::from(enter.length_words) * 4 / 3) as usize + 2;
         self.f.body.constants.reserve(est);
         self.f.body.local_types.reserve(est);
-        let mut layout = self.env.record_layout.then(|| BlockLayout {
+        let layout = self.env.record_layout.then(|| BlockLayout {
             abbrev_width: enter.abbrev_width,
             items: Vec::with_capacity(est),
             abbrevs: Vec::new(),
         });
         let cx = Ctx { m: self.env.m, intrinsics: self.env.intrinsics, defer_abi: self.env.opts.defer_abi };
         let mut cur = None;
-        loop {
-            let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
-            match self.c.step()? {
-                Step::Record => {
-                    let r = self.c.record();
-                    if let Some(l) = &mut layout {
-                        l.items.push(r.abbrev_id as u16);
-                    }
-                    let item = match self.f.constant(&cx, &r, &mut cur) {
-                        Ok(item) => item,
-                        Err(e) => {
-                            return Err(reject(
-                                self.l,
-                                self.env,
-                                &self.f,
-                                e,
-                                &r,
-                                global_abbrevs,
-                                BlockCtx::Constants(func),
-                            ));
-                        }
-                    };
-                    if L::ACTIVE {
-                        self.l.record(&body_view(self.env, &self.f, global_abbrevs, block::CONSTANTS), &r, item);
-                    }
-                }
-                Step::Abbrev => self.abbrev(&mut layout, block::CONSTANTS)?,
-                Step::Enter => {
-                    let e = self.c.entered();
-                    return Err(ReadError::new(
-                        e.pos,
-                        Rule::UnknownBlock,
-                        format!("Don't know how to parse block {}, when in block {}", e.block_id, block::CONSTANTS),
-                    ));
-                }
-                Step::Exit => {
-                    let pos = self.c.last_pos();
-                    let f = &mut self.f;
-                    f.constants_done = true;
-                    f.space.consts = f.body.constants.len() as u32;
-                    f.body.local_types.extend(f.body.constants.iter().map(|c| c.ty));
-                    f.next_value = f.space.first_inst();
-                    f.constants_layout = layout;
-                    self.listen_exit(pos, block::CONSTANTS);
-                    return Ok(());
-                }
-                Step::End => unreachable!("inside a block"),
-            }
-        }
+        let (layout, pos) =
+            self.leaf_block(block::CONSTANTS, BlockCtx::Constants(func), layout, |f, r| f.constant(&cx, r, &mut cur))?;
+        let f = &mut self.f;
+        f.constants_done = true;
+        f.space.consts = f.body.constants.len() as u32;
+        f.body.local_types.extend(f.body.constants.iter().map(|c| c.ty));
+        f.next_value = f.space.first_inst();
+        f.constants_layout = layout;
+        self.listen_exit(pos, block::CONSTANTS);
+        Ok(())
     }
 
     fn symtab(&mut self, enter: Enter) -> Result<(), ReadError> {
@@ -1180,8 +1141,26 @@ impl<L: Listener> BodyReader<'_, '_, '_, '_, '_, L> {
         check_width(self.c, &enter)?;
         let func = f.func;
         self.listen_enter(&enter, block::VALUESYMTAB);
-        let mut layout = self.env.record_layout.then(|| BlockLayout::new(enter.abbrev_width));
+        let layout = self.env.record_layout.then(|| BlockLayout::new(enter.abbrev_width));
         self.f.body.symtab.get_or_insert_with(Vec::new);
+        let (layout, pos) =
+            self.leaf_block(block::VALUESYMTAB, BlockCtx::FunctionSymtab(func), layout, |f, r| f.local_symbol(r))?;
+        self.f.symtab_done = true;
+        self.f.symtab_layout = layout;
+        self.listen_exit(pos, block::VALUESYMTAB);
+        Ok(())
+    }
+
+    /// Reads the records of a block nested in a function block that holds no blocks of its
+    /// own (constants, valuesymtab), decoding each with `decode`. Returns the block's layout
+    /// and the position of its end.
+    fn leaf_block(
+        &mut self,
+        block_id: u32,
+        ctx: BlockCtx,
+        mut layout: Option<BlockLayout>,
+        mut decode: impl FnMut(&mut FnState, &Record<'_, '_>) -> Result<Item, ReadError>,
+    ) -> Result<(Option<BlockLayout>, BitPos), ReadError> {
         loop {
             let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
             match self.c.step()? {
@@ -1190,40 +1169,24 @@ impl<L: Listener> BodyReader<'_, '_, '_, '_, '_, L> {
                     if let Some(l) = &mut layout {
                         l.items.push(r.abbrev_id as u16);
                     }
-                    let item = match self.f.local_symbol(&r) {
+                    let item = match decode(&mut self.f, &r) {
                         Ok(item) => item,
-                        Err(e) => {
-                            return Err(reject(
-                                self.l,
-                                self.env,
-                                &self.f,
-                                e,
-                                &r,
-                                global_abbrevs,
-                                BlockCtx::FunctionSymtab(func),
-                            ));
-                        }
+                        Err(e) => return Err(reject(self.l, self.env, &self.f, e, &r, global_abbrevs, ctx)),
                     };
                     if L::ACTIVE {
-                        self.l.record(&body_view(self.env, &self.f, global_abbrevs, block::VALUESYMTAB), &r, item);
+                        self.l.record(&body_view(self.env, &self.f, global_abbrevs, block_id), &r, item);
                     }
                 }
-                Step::Abbrev => self.abbrev(&mut layout, block::VALUESYMTAB)?,
+                Step::Abbrev => self.abbrev(&mut layout, block_id)?,
                 Step::Enter => {
                     let e = self.c.entered();
                     return Err(ReadError::new(
                         e.pos,
                         Rule::UnknownBlock,
-                        format!("Don't know how to parse block {}, when in block {}", e.block_id, block::VALUESYMTAB),
+                        format!("Don't know how to parse block {}, when in block {block_id}", e.block_id),
                     ));
                 }
-                Step::Exit => {
-                    let pos = self.c.last_pos();
-                    self.f.symtab_done = true;
-                    self.f.symtab_layout = layout;
-                    self.listen_exit(pos, block::VALUESYMTAB);
-                    return Ok(());
-                }
+                Step::Exit => return Ok((layout, self.c.last_pos())),
                 Step::End => unreachable!("inside a block"),
             }
         }
