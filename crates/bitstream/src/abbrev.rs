@@ -8,6 +8,7 @@
 use crate::bits::{BitReader, BitWriter, bits_needed};
 use crate::error::{Error, Result};
 use crate::position::BitPos;
+use crate::window::Packed;
 use std::fmt;
 
 /// Encoding of one abbreviation operand.
@@ -67,8 +68,8 @@ impl fmt::Display for Op {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Abbrev {
     ops: Vec<Op>,
-    /// No array or blob operand: records have a fixed number of values.
-    scalar: bool,
+    /// How to decode a record from one 64-bit window, for scalar abbreviations.
+    packed: Option<Packed>,
 }
 
 /// Largest operand count a `DEFINE_ABBREV` may declare. Real abbreviations have a handful;
@@ -99,13 +100,18 @@ impl Abbrev {
                 _ => {}
             }
         }
-        let scalar = !ops.iter().any(|o| matches!(o, Op::Array | Op::Blob));
-        Ok(Abbrev { ops, scalar })
+        let packed = Packed::plan(&ops);
+        Ok(Abbrev { ops, packed })
     }
 
     /// The operand encodings, as defined.
     pub fn ops(&self) -> &[Op] {
         &self.ops
+    }
+
+    /// The plan for decoding a record from one window, if the abbreviation has one.
+    pub(crate) fn packed(&self) -> Option<Packed> {
+        self.packed
     }
 
     /// True if some operand is a blob.
@@ -187,11 +193,22 @@ impl Abbrev {
 
     /// Decodes one record's values (record code first) into `out`, which is cleared first.
     /// A blob operand's bytes are returned separately.
+    #[inline]
     pub fn decode<'a>(&self, r: &mut BitReader<'a>, out: &mut Vec<u64>, start: BitPos) -> Result<Option<&'a [u8]>> {
         out.clear();
-        if self.scalar && self.decode_window(r, out)? {
+        if let Some(p) = &self.packed
+            && let Some((window, avail)) = r.peek_window()
+            && let Some(bits) = p.decode(window, avail, out)
+        {
+            r.consume(bits)?;
             return Ok(None);
         }
+        self.decode_fields(r, out, start)
+    }
+
+    /// Decodes a record field by field: records with arrays or blobs, and records that do
+    /// not fit in one window.
+    fn decode_fields<'a>(&self, r: &mut BitReader<'a>, out: &mut Vec<u64>, start: BitPos) -> Result<Option<&'a [u8]>> {
         out.clear();
         let mut blob = None;
         let mut i = 0;
@@ -239,42 +256,6 @@ impl Abbrev {
             return Err(Error::new(start, "abbreviated record has no record code"));
         }
         Ok(blob)
-    }
-
-    /// Decodes a scalar-only record from one 64-bit window. Returns false (having consumed
-    /// nothing) when the record does not fit in the window.
-    #[inline]
-    fn decode_window(&self, r: &mut BitReader<'_>, out: &mut Vec<u64>) -> Result<bool> {
-        let Some((window, avail)) = r.peek_window() else { return Ok(false) };
-        let mut used = 0u32;
-        out.reserve(self.ops.len());
-        for op in &self.ops {
-            let v = match *op {
-                Op::Literal(v) => v,
-                Op::Fixed(w) => match crate::bits::window_fixed(window, &mut used, avail, w) {
-                    Some(v) => v,
-                    None => return Ok(false),
-                },
-                Op::Vbr(0) => 0,
-                // The width PNaCl's abbreviations use most, decoded with constant masks.
-                Op::Vbr(6) => match crate::bits::window_vbr(window, &mut used, avail, 6) {
-                    Some(v) => v,
-                    None => return Ok(false),
-                },
-                Op::Vbr(w) => match crate::bits::window_vbr(window, &mut used, avail, w) {
-                    Some(v) => v,
-                    None => return Ok(false),
-                },
-                Op::Char6 => match crate::bits::window_fixed(window, &mut used, avail, 6) {
-                    Some(v) => u64::from(decode_char6(v as u8)),
-                    None => return Ok(false),
-                },
-                Op::Array | Op::Blob => unreachable!("scalar abbreviation"),
-            };
-            out.push(v);
-        }
-        r.consume(used)?;
-        Ok(true)
     }
 
     /// Checks whether a record (code and operands) can be written with this abbreviation.

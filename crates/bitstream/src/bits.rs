@@ -212,6 +212,18 @@ impl<'a> BitReader<'a> {
         Ok(())
     }
 
+    /// Advances by `bits` bits decoded from [`BitReader::peek_window`] if they lie before the
+    /// limit; returns false, without moving, if they don't.
+    #[inline]
+    pub fn try_consume(&mut self, bits: u32) -> bool {
+        let end = self.pos + u64::from(bits);
+        if end > self.limit_bits {
+            return false;
+        }
+        self.pos = end;
+        true
+    }
+
     /// Skips to the next multiple of 32 bits.
     pub fn align32(&mut self) -> Result<()> {
         let aligned = self.pos.div_ceil(32) * 32;
@@ -234,39 +246,6 @@ impl<'a> BitReader<'a> {
         self.pos = end as u64 * 8;
         Ok(&self.data[start..end])
     }
-}
-
-/// Decodes a VBR field of `width`-bit chunks from `window` starting at bit `*used`, without
-/// going past bit `avail`. Returns `None` if the field does not end within the window.
-#[inline(always)]
-pub fn window_vbr(window: u64, used: &mut u32, avail: u32, width: u32) -> Option<u64> {
-    let hi_bit = 1u64 << (width - 1);
-    let chunk_mask = (hi_bit << 1) - 1;
-    let mut value = 0u64;
-    let mut shift = 0u32;
-    let mut at = *used;
-    while at + width <= avail {
-        let chunk = (window >> at) & chunk_mask;
-        value |= (chunk & (hi_bit - 1)) << shift;
-        at += width;
-        if chunk & hi_bit == 0 {
-            *used = at;
-            return Some(value);
-        }
-        shift += width - 1;
-    }
-    None
-}
-
-/// Decodes a fixed field of `width` bits from `window` at bit `*used` (see [`window_vbr`]).
-#[inline(always)]
-pub fn window_fixed(window: u64, used: &mut u32, avail: u32, width: u32) -> Option<u64> {
-    if *used + width > avail {
-        return None;
-    }
-    let v = if width == 0 { 0 } else { (window >> *used) & (u64::MAX >> (64 - width)) };
-    *used += width;
-    Some(v)
 }
 
 /// Number of bits needed to write `n` in binary (0 for 0).

@@ -12,6 +12,7 @@ use crate::abbrev::Abbrev;
 use crate::bits::BitReader;
 use crate::error::{Error, Result};
 use crate::position::BitPos;
+use crate::window::{Packed, Vbr6Fields};
 use std::sync::Arc;
 
 /// Abbreviation id of `END_BLOCK`.
@@ -38,12 +39,29 @@ pub const MAX_DEPTH: usize = 256;
 /// Widest abbreviation id accepted by the generic reader.
 pub const MAX_ABBREV_WIDTH: u32 = 32;
 
+/// Abbreviations in scope in a block (abbreviation id = index + 4), each with its plan for
+/// decoding from one window. The plans are kept beside the abbreviations, inline, so that
+/// the record loop reaches a record's plan with one load from its abbreviation id.
+#[derive(Clone, Debug, Default)]
+struct AbbrevSet {
+    abbrevs: Vec<Arc<Abbrev>>,
+    plans: Vec<Option<Packed>>,
+}
+
+impl AbbrevSet {
+    fn push(&mut self, abbrev: Arc<Abbrev>) -> usize {
+        self.plans.push(abbrev.packed());
+        self.abbrevs.push(abbrev);
+        self.abbrevs.len() - 1
+    }
+}
+
 /// Global abbreviations and names gathered from BLOCKINFO blocks.
 #[derive(Clone, Debug, Default)]
 pub struct BlockInfo {
-    /// `(block id, abbreviations)`, in the order block ids were first described. Each list
+    /// `(block id, abbreviations)`, in the order block ids were first described. Each set
     /// is shared with the blocks that entered while it had its current contents.
-    abbrevs: Vec<(u32, Arc<Vec<Arc<Abbrev>>>)>,
+    abbrevs: Vec<(u32, Arc<AbbrevSet>)>,
     /// `(block id, name)` from BLOCKNAME records.
     pub block_names: Vec<(u32, Vec<u8>)>,
     /// `(block id, record code, name)` from SETRECORDNAME records.
@@ -53,24 +71,22 @@ pub struct BlockInfo {
 impl BlockInfo {
     /// The global abbreviations defined so far for `block_id`.
     pub fn abbrevs(&self, block_id: u32) -> &[Arc<Abbrev>] {
-        self.abbrevs.iter().find(|(id, _)| *id == block_id).map(|(_, v)| v.as_slice()).unwrap_or(&[])
+        self.abbrevs.iter().find(|(id, _)| *id == block_id).map(|(_, v)| v.abbrevs.as_slice()).unwrap_or(&[])
     }
 
     /// A shared snapshot of the global abbreviations for `block_id`.
-    fn snapshot(&self, block_id: u32) -> Arc<Vec<Arc<Abbrev>>> {
+    fn snapshot(&self, block_id: u32) -> Arc<AbbrevSet> {
         self.abbrevs.iter().find(|(id, _)| *id == block_id).map(|(_, v)| v.clone()).unwrap_or_default()
     }
 
     /// Adds a global abbreviation for `block_id`; returns its index among that block's globals.
     pub fn push(&mut self, block_id: u32, abbrev: Arc<Abbrev>) -> usize {
         match self.abbrevs.iter_mut().find(|(id, _)| *id == block_id) {
-            Some((_, v)) => {
-                let v = Arc::make_mut(v);
-                v.push(abbrev);
-                v.len() - 1
-            }
+            Some((_, v)) => Arc::make_mut(v).push(abbrev),
             None => {
-                self.abbrevs.push((block_id, Arc::new(vec![abbrev])));
+                let mut set = AbbrevSet::default();
+                set.push(abbrev);
+                self.abbrevs.push((block_id, Arc::new(set)));
                 0
             }
         }
@@ -176,11 +192,10 @@ struct Scope {
     end: BitPos,
     parent_limit: usize,
     parent_width: u32,
-    /// Global abbreviations, as BLOCKINFO had them when the block was entered.
-    globals: Arc<Vec<Arc<Abbrev>>>,
-    /// Abbreviations in scope: `globals` followed by the block's local definitions. Only
-    /// materialised when the block defines a local abbreviation.
-    all: Vec<Arc<Abbrev>>,
+    /// Abbreviations in scope: the global ones, as BLOCKINFO had them when the block was
+    /// entered (shared until the block defines a local one), then the block's own.
+    set: Arc<AbbrevSet>,
+    num_globals: usize,
 }
 
 impl Scope {
@@ -190,22 +205,19 @@ impl Scope {
         end: BitPos,
         parent_limit: usize,
         parent_width: u32,
-        globals: Arc<Vec<Arc<Abbrev>>>,
+        set: Arc<AbbrevSet>,
     ) -> Self {
-        Scope { block_id, width, end, parent_limit, parent_width, globals, all: Vec::new() }
+        let num_globals = set.abbrevs.len();
+        Scope { block_id, width, end, parent_limit, parent_width, set, num_globals }
     }
 
     #[inline]
     fn abbrevs(&self) -> &[Arc<Abbrev>] {
-        if self.all.is_empty() { &self.globals } else { &self.all }
+        &self.set.abbrevs
     }
 
     fn push_local(&mut self, abbrev: Arc<Abbrev>) -> usize {
-        if self.all.is_empty() {
-            self.all = self.globals.to_vec();
-        }
-        self.all.push(abbrev);
-        self.all.len() - 1
+        Arc::make_mut(&mut self.set).push(abbrev)
     }
 }
 
@@ -323,7 +335,7 @@ impl<'a> Cursor<'a> {
 
     /// How many of [`Cursor::abbrevs`] came from BLOCKINFO.
     pub fn num_global_abbrevs(&self) -> usize {
-        self.scopes.last().map_or(0, |s| s.globals.len())
+        self.scopes.last().map_or(0, |s| s.num_globals)
     }
 
     /// Global abbreviations and names read so far.
@@ -397,6 +409,42 @@ impl<'a> Cursor<'a> {
     pub fn step(&mut self) -> Result<Step> {
         let pos = self.reader.pos();
         self.last_pos = pos;
+        // Fast path: a record inside a block that, abbreviation id included, ends within one
+        // 64-bit window. Everything else, errors included, takes the path below, which reads
+        // the same bits again.
+        if let Some(scope) = self.scopes.last()
+            && let Some((window, avail)) = self.reader.peek_window()
+        {
+            let width = scope.width;
+            let id = (window & (u64::MAX >> (64 - width))) as u32;
+            let (rest, rest_avail) = (window >> width, avail - width);
+            if id == UNABBREV_RECORD {
+                if let Some((code, bits)) = unabbrev_window(rest, rest_avail, &mut self.ops)
+                    && self.reader.try_consume(width + bits)
+                {
+                    self.ops_start = 0;
+                    self.last_abbrev_id = id;
+                    self.last_code = code;
+                    self.last_blob = None;
+                    self.after_record(pos, code)?;
+                    return Ok(Step::Record);
+                }
+            } else if id >= FIRST_APPLICATION_ABBREV
+                && let Some(Some(plan)) = scope.set.plans.get((id - FIRST_APPLICATION_ABBREV) as usize)
+            {
+                self.ops.clear();
+                if let Some(bits) = plan.decode(rest, rest_avail, &mut self.ops)
+                    && self.reader.try_consume(width + bits)
+                {
+                    self.ops_start = 1;
+                    self.last_abbrev_id = id;
+                    self.last_code = self.ops[0];
+                    self.last_blob = None;
+                    self.after_record(pos, self.last_code)?;
+                    return Ok(Step::Record);
+                }
+            }
+        }
         if self.scopes.is_empty() && self.reader.at_end() {
             return Ok(Step::End);
         }
@@ -410,14 +458,6 @@ impl<'a> Cursor<'a> {
             }
             DEFINE_ABBREV => self.define_abbrev(pos),
             UNABBREV_RECORD => {
-                if let Some(code) = self.unabbrev_window() {
-                    self.ops_start = 0;
-                    self.last_abbrev_id = id;
-                    self.last_code = code;
-                    self.last_blob = None;
-                    self.after_record(pos, code)?;
-                    return Ok(Step::Record);
-                }
                 let code = self.reader.read_vbr(6)?;
                 let count = self.reader.read_vbr(6)?;
                 if count.saturating_mul(6) > self.reader.remaining_bits() {
@@ -458,30 +498,6 @@ impl<'a> Cursor<'a> {
                 Ok(Step::Record)
             }
         }
-    }
-
-    /// Decodes a short unabbreviated record from one 64-bit window, returning its code; the
-    /// operands go to `ops`. Returns `None` (having consumed nothing) if it doesn't fit.
-    #[inline]
-    fn unabbrev_window(&mut self) -> Option<u64> {
-        use crate::bits::window_vbr;
-        let (window, avail) = self.reader.peek_window()?;
-        let mut used = 0;
-        let code = window_vbr(window, &mut used, avail, 6)?;
-        let count = window_vbr(window, &mut used, avail, 6)?;
-        // Each operand takes at least 6 bits, so a count this small is cheap to try.
-        if count > 9 {
-            return None;
-        }
-        self.ops.clear();
-        for _ in 0..count {
-            match window_vbr(window, &mut used, avail, 6) {
-                Some(v) => self.ops.push(v),
-                None => return None,
-            }
-        }
-        self.reader.consume(used).ok()?;
-        Some(code)
     }
 
     fn enter(&mut self, pos: BitPos) -> Result<Step> {
@@ -596,4 +612,24 @@ impl<'a> Cursor<'a> {
     fn record_args(&self) -> &[u64] {
         &self.ops[self.ops_start..]
     }
+}
+
+/// Decodes an unabbreviated record (VBR6 code, count and operands) from the start of
+/// `window`, of which the low `avail` bits are valid, into `ops`. Returns the code and the
+/// bits the record takes, or `None` if it does not end within the window.
+#[inline(always)]
+fn unabbrev_window(window: u64, avail: u32, ops: &mut Vec<u64>) -> Option<(u64, u32)> {
+    let mut fields = Vbr6Fields::new(window, avail);
+    let code = fields.next_field()?;
+    let count = fields.next_field()?;
+    // Each operand takes at least 6 bits, so a window holds at most 9 of them.
+    if count > 9 {
+        return None;
+    }
+    ops.clear();
+    ops.reserve(count as usize);
+    for _ in 0..count {
+        ops.push(fields.next_field()?);
+    }
+    Some((code, fields.used()))
 }

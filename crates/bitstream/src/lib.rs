@@ -16,6 +16,7 @@ mod cursor;
 mod encoder;
 mod error;
 mod position;
+mod window;
 
 pub use abbrev::{Abbrev, MAX_ABBREV_OPS, Op, decode_char6, encode_char6, fixed_width_for, is_char6};
 pub use bits::{BitReader, BitWriter, bits_needed, vbr_len};

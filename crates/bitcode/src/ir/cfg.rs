@@ -36,6 +36,7 @@ impl FunctionBody {
 
 impl Inst {
     /// Calls `f` with each block a terminator branches to (a switch's default first).
+    #[inline]
     pub fn for_each_target(&self, body: &FunctionBody, mut f: impl FnMut(u32)) {
         match *self {
             Inst::Br { target } => f(target),
@@ -52,6 +53,7 @@ impl Inst {
     }
 
     /// Calls `f` with each value operand; a phi's incoming values come with their block.
+    #[inline]
     pub fn for_each_operand(&self, body: &FunctionBody, mut f: impl FnMut(ValueId, Option<u32>)) {
         match *self {
             Inst::Binop { lhs, rhs, .. } | Inst::Cmp { lhs, rhs, .. } => {

@@ -342,6 +342,7 @@ impl Module {
     ///
     /// # Panics
     /// If the function's type is not a function type (the reader never builds such a module).
+    #[inline]
     pub fn signature(&self, f: u32) -> &Signature {
         match &self.types[self.functions[f as usize].ty as usize] {
             TypeDef::Function(s) => s,
@@ -351,6 +352,7 @@ impl Module {
 
     /// True if `inst` defines a value (`%vN`): every instruction but stores, terminators
     /// and forward declarations, and calls that return `void`.
+    #[inline]
     pub fn defines_value(&self, inst: &Inst) -> bool {
         match *inst {
             Inst::Call { callee, indirect_ret, .. } => {

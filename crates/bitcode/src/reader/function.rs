@@ -27,6 +27,7 @@ impl Ctx<'_> {
     }
 
     /// The value type with type id `id` (void allowed only if `void_ok`).
+    #[inline]
     fn value_type(&self, pos: BitPos, id: u64, rule: Rule, void_ok: bool) -> Result<Ty, ReadError> {
         match self.m.types.get(id as usize) {
             Some(TypeDef::Value(t)) if void_ok || *t != Ty::Void => Ok(*t),
@@ -44,15 +45,17 @@ fn err(pos: BitPos, rule: Rule, message: impl Into<String>) -> ReadError {
     ReadError::new(pos, rule, message)
 }
 
+#[inline(always)]
 fn arity(r: &Record<'_, '_>, name: &str, want: usize) -> Result<(), ReadError> {
     if r.ops.len() != want {
-        return Err(err(
-            r.pos,
-            Rule::RecordLength,
-            format!("{name} record expects {want} arguments. Found: {}", r.ops.len()),
-        ));
+        return Err(bad_arity(r, name, want));
     }
     Ok(())
+}
+
+#[cold]
+fn bad_arity(r: &Record<'_, '_>, name: &str, want: usize) -> ReadError {
+    err(r.pos, Rule::RecordLength, format!("{name} record expects {want} arguments. Found: {}", r.ops.len()))
 }
 
 fn align(pos: BitPos, v: u64) -> Result<Align, ReadError> {
@@ -468,11 +471,13 @@ impl FnState {
             return Err(err(pos, Rule::Binop, format!("Binop argument types differ: {lt} and {rt}")));
         }
         let e = lt.element();
-        let Some(name) = op.name(e).filter(|_| e.is_primitive()) else {
+        if !e.is_primitive() || op.name(e).is_none() {
             return Err(err(pos, Rule::Binop, format!("{}: Invalid type for operator: {lt}", op.int_name())));
-        };
+        }
         if e == Ty::I1 && !op.is_logical() {
-            cx.abi(pos, Rule::BinopI1, || format!("{name}: Invalid integer arithmetic type: {lt}"))?;
+            cx.abi(pos, Rule::BinopI1, || {
+                format!("{}: Invalid integer arithmetic type: {lt}", op.name(e).unwrap_or_default())
+            })?;
         }
         let flags = match ops.get(3) {
             None => None,
@@ -893,7 +898,8 @@ pub(crate) fn read_body<L: Listener>(
         insts: Vec::with_capacity(est),
         num_params: sig.params.len() as u32,
         local_types: {
-            let mut t = Vec::with_capacity(est * 3 / 4 + sig.params.len());
+            // Every record defines at most one value, constants included.
+            let mut t = Vec::with_capacity(est + sig.params.len());
             t.extend_from_slice(&sig.params);
             t
         },

@@ -1,0 +1,306 @@
+//! Decoding a whole record from one 64-bit load.
+//!
+//! Most records of a pexe are a handful of short fields. Reading them field by field costs a
+//! bounds check and a load each; instead a record is decoded from the 57 to 64 bits one
+//! unaligned load at its position yields ([`BitReader::peek_window`]), and the reader moves
+//! once. Records that do not end within the window take the field-by-field path.
+//!
+//! VBR fields are split without a loop over their chunks: a field ends at the first chunk
+//! whose continuation bit is clear, which is the lowest set bit of `!window` under the mask
+//! of continuation-bit positions, and its payload is gathered by dropping those bits with a
+//! few shifts and masks. Values of relative operands are mostly one or two chunks, so a
+//! chunk-by-chunk loop would branch unpredictably on every field.
+//!
+//! [`BitReader::peek_window`]: crate::bits::BitReader::peek_window
+
+use crate::abbrev::{Op, decode_char6};
+
+/// The fewest valid bits [`crate::bits::BitReader::peek_window`] ever returns.
+pub(crate) const MIN_WINDOW_BITS: u32 = 57;
+
+/// Most fields a [`Packed`] plan decodes (zero-width ones included). PNaCl's abbreviations
+/// have at most five; the plan is stored inline so that finding it takes one load.
+const MAX_PACKED_FIELDS: usize = 8;
+
+/// The positions of the continuation bits of consecutive `width`-bit chunks starting at bit
+/// 0: bits `width - 1`, `2 * width - 1`, and so on.
+const fn continuation_bits(width: u32) -> u64 {
+    let mut bits = 0u64;
+    let mut at = width - 1;
+    while at < 64 {
+        bits |= 1 << at;
+        at += width;
+    }
+    bits
+}
+
+const VBR6_CONTINUATION_BITS: u64 = continuation_bits(6);
+
+/// The low `len` bits set (`len` in 1..=64).
+#[inline(always)]
+fn low_bits(len: u32) -> u64 {
+    u64::MAX >> (64 - len)
+}
+
+/// The payload of a VBR field: `x` holds its `len` bits (whole chunks of `width` bits);
+/// the continuation bit of each chunk is dropped and the payloads are packed together.
+#[inline(always)]
+fn gather(x: u64, len: u32, width: u32) -> u64 {
+    let p = width - 1;
+    let m = (1u64 << p) - 1;
+    // Fields of up to three chunks (relative value ids below 2^15 in VBR6) need no loop.
+    let mut v = (x & m) | ((x >> 1) & (m << p)) | ((x >> 2) & (m << (2 * p)));
+    let mut i = 3;
+    while i * width < len {
+        v |= (x >> i) & (m << (i * p));
+        i += 1;
+    }
+    v
+}
+
+/// Walks the VBR6 fields of a window (an unabbreviated record: code, count, operands).
+pub(crate) struct Vbr6Fields {
+    window: u64,
+    /// Continuation bits of the window that are clear: where a field ends.
+    ends: u64,
+    /// Bits used so far.
+    used: u32,
+}
+
+impl Vbr6Fields {
+    /// Starts at bit 0 of `window`, of which the low `avail` bits are valid.
+    #[inline(always)]
+    pub(crate) fn new(window: u64, avail: u32) -> Self {
+        Vbr6Fields { window, ends: !window & VBR6_CONTINUATION_BITS & low_bits(avail), used: 0 }
+    }
+
+    /// The next field, or `None` if it does not end within the window.
+    #[inline(always)]
+    pub(crate) fn next_field(&mut self) -> Option<u64> {
+        if self.ends == 0 {
+            return None;
+        }
+        let end = self.ends.trailing_zeros() + 1;
+        self.ends &= self.ends - 1;
+        let len = end - self.used;
+        let v = gather((self.window >> self.used) & low_bits(len), len, 6);
+        self.used = end;
+        Some(v)
+    }
+
+    /// Bits taken by the fields read so far.
+    #[inline(always)]
+    pub(crate) fn used(&self) -> u32 {
+        self.used
+    }
+}
+
+/// One field of a [`Packed`] plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Field {
+    /// A literal, or a zero-width fixed or VBR field (always 0).
+    Value(u64),
+    Fixed {
+        width: u32,
+    },
+    Vbr {
+        width: u32,
+        continuation: u64,
+    },
+    Char6,
+}
+
+/// How to decode a scalar abbreviation (literal, fixed, VBR and char6 operands only) from
+/// one window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Packed {
+    len: usize,
+    fields: [Field; MAX_PACKED_FIELDS],
+}
+
+impl Packed {
+    /// The plan for an abbreviation's operands, if they are all scalar and few enough.
+    pub(crate) fn plan(ops: &[Op]) -> Option<Packed> {
+        if ops.len() > MAX_PACKED_FIELDS {
+            return None;
+        }
+        let mut fields = [Field::Value(0); MAX_PACKED_FIELDS];
+        for (field, op) in fields.iter_mut().zip(ops) {
+            *field = match *op {
+                Op::Literal(v) => Field::Value(v),
+                Op::Fixed(0) | Op::Vbr(0) => Field::Value(0),
+                Op::Fixed(w) if w <= MIN_WINDOW_BITS => Field::Fixed { width: w },
+                Op::Vbr(w) => Field::Vbr { width: w, continuation: continuation_bits(w) },
+                Op::Char6 => Field::Char6,
+                Op::Fixed(_) | Op::Array | Op::Blob => return None,
+            };
+        }
+        Some(Packed { len: ops.len(), fields })
+    }
+
+    /// Decodes the record at the start of `window` (whose low `avail` bits are valid) into
+    /// `out`; returns the bits it takes, or `None` if it does not end within the window.
+    #[inline(always)]
+    pub(crate) fn decode(&self, window: u64, avail: u32, out: &mut Vec<u64>) -> Option<u32> {
+        let valid = low_bits(avail);
+        let mut at = 0u32;
+        let fields = &self.fields[..self.len];
+        out.reserve(fields.len());
+        for f in fields {
+            let v = match *f {
+                Field::Value(v) => v,
+                Field::Fixed { width } => {
+                    if at + width > avail {
+                        return None;
+                    }
+                    let v = (window >> at) & low_bits(width);
+                    at += width;
+                    v
+                }
+                Field::Vbr { width, continuation } => {
+                    if at >= avail {
+                        return None;
+                    }
+                    let ends = !window & (continuation << at) & valid;
+                    if ends == 0 {
+                        return None;
+                    }
+                    let end = ends.trailing_zeros() + 1;
+                    let len = end - at;
+                    let v = gather((window >> at) & low_bits(len), len, width);
+                    at = end;
+                    v
+                }
+                Field::Char6 => {
+                    if at + 6 > avail {
+                        return None;
+                    }
+                    let v = u64::from(decode_char6((window >> at) as u8));
+                    at += 6;
+                    v
+                }
+            };
+            out.push(v);
+        }
+        Some(at)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bits::{BitReader, BitWriter};
+
+    /// A small deterministic generator (xorshift), so the tests need no crate.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        /// A value of a random bit length up to `bits`, so short and long values both occur.
+        fn value(&mut self, bits: u32) -> u64 {
+            let len = self.next() % u64::from(bits + 1);
+            if len == 0 { 0 } else { self.next() & (u64::MAX >> (64 - len)) }
+        }
+    }
+
+    #[test]
+    fn vbr6_fields_match_the_bit_reader() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..20_000 {
+            let mut w = BitWriter::new();
+            let values: Vec<u64> = (0..12).map(|_| rng.value(20)).collect();
+            for &v in &values {
+                w.write_vbr(6, v);
+            }
+            let data = w.finish();
+            let mut r = BitReader::new(&data);
+            let (window, avail) = r.peek_window().unwrap();
+            let mut fields = Vbr6Fields::new(window, avail);
+            for &v in &values {
+                let before = r.pos().0;
+                match fields.next_field() {
+                    Some(got) => {
+                        assert_eq!(got, v);
+                        assert_eq!(r.read_vbr(6).unwrap(), v);
+                        assert_eq!(u64::from(fields.used()), r.pos().0, "field ended at {before}");
+                    }
+                    None => {
+                        // Refused only when the field really runs past the window.
+                        let len = crate::bits::vbr_len(v, 6);
+                        assert!(before + len > u64::from(avail));
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn packed_plans_match_the_bit_reader() {
+        let shapes: [&[Op]; 6] = [
+            &[Op::Literal(2), Op::Vbr(6), Op::Vbr(6), Op::Fixed(4)],
+            &[Op::Literal(20), Op::Vbr(6), Op::Vbr(4), Op::Vbr(4)],
+            &[Op::Literal(4), Op::Vbr(8)],
+            &[Op::Fixed(3), Op::Char6, Op::Vbr(2), Op::Fixed(0), Op::Vbr(0), Op::Fixed(17)],
+            &[Op::Vbr(32), Op::Fixed(1)],
+            &[Op::Vbr(3), Op::Vbr(3), Op::Vbr(3), Op::Fixed(57)],
+        ];
+        let mut rng = Rng(42);
+        for ops in shapes {
+            let plan = Packed::plan(ops).unwrap();
+            for _ in 0..5_000 {
+                let mut w = BitWriter::new();
+                let mut values = Vec::new();
+                for op in ops {
+                    let v = match *op {
+                        Op::Literal(v) => v,
+                        Op::Fixed(n) => {
+                            let v = rng.value(n);
+                            w.write(n, v);
+                            v
+                        }
+                        Op::Vbr(0) => 0,
+                        Op::Vbr(n) => {
+                            let v = rng.value(24);
+                            w.write_vbr(n, v);
+                            v
+                        }
+                        Op::Char6 => {
+                            let c = rng.next() % 64;
+                            w.write(6, c);
+                            u64::from(decode_char6(c as u8))
+                        }
+                        Op::Array | Op::Blob => unreachable!(),
+                    };
+                    values.push(v);
+                }
+                let bits = w.pos().0;
+                w.write(64, rng.next());
+                let data = w.finish();
+                let (window, avail) = BitReader::new(&data).peek_window().unwrap();
+                let mut out = Vec::new();
+                match plan.decode(window, avail, &mut out) {
+                    Some(used) => {
+                        assert_eq!(out, values, "{ops:?}");
+                        assert_eq!(u64::from(used), bits);
+                    }
+                    None => assert!(bits > u64::from(avail), "{ops:?} {values:?} refused in {bits} bits"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn wide_and_nonscalar_operands_have_no_plan() {
+        assert!(Packed::plan(&[Op::Fixed(58)]).is_none());
+        assert!(Packed::plan(&[Op::Literal(1), Op::Array, Op::Fixed(8)]).is_none());
+        assert!(Packed::plan(&[Op::Blob]).is_none());
+        assert!(Packed::plan(&[Op::Literal(0); 9]).is_none());
+    }
+}
