@@ -124,14 +124,17 @@ impl Checker<'_, '_> {
     }
 
     /// Reports operands that are intrinsic functions: their address is not a value.
+    #[inline]
     fn no_intrinsic_operand(&mut self, v: ValueId) {
         if (v.0 as usize) < self.cx.m.functions.len() && self.cx.is_intrinsic_name(v.0) {
-            let name = self.cx.function_name(v.0);
-            self.report(
-                Rule::IntrinsicAddress,
-                format!("Intrinsic {name} used as a value: its address can't be taken"),
-            );
+            self.intrinsic_operand(v);
         }
+    }
+
+    #[cold]
+    fn intrinsic_operand(&mut self, v: ValueId) {
+        let name = self.cx.function_name(v.0);
+        self.report(Rule::IntrinsicAddress, format!("Intrinsic {name} used as a value: its address can't be taken"));
     }
 
     fn instruction(&mut self, inst: &Inst) {
@@ -199,16 +202,16 @@ impl Checker<'_, '_> {
                 }
             }
             Inst::Call { callee, indirect_ret, args, .. } => {
-                let args: Vec<ValueId> = body.args(args).collect();
-                for &a in &args {
-                    self.no_intrinsic_operand(a);
+                let args = body.pool(args);
+                for &a in args {
+                    self.no_intrinsic_operand(ValueId(a));
                 }
                 match indirect_ret {
                     Some(ret) => {
                         self.no_intrinsic_operand(callee);
-                        self.call_types("indirect call", ret, &args);
+                        self.call_types(|| "indirect call".into(), ret, args);
                     }
-                    None => self.direct_call(callee, &args),
+                    None => self.direct_call(callee, args),
                 }
             }
             Inst::Ret { val: None } | Inst::Br { .. } | Inst::Unreachable | Inst::ForwardDecl { .. } => {}
@@ -217,6 +220,9 @@ impl Checker<'_, '_> {
 
     /// Type and alignment of a load or store.
     fn memory(&mut self, op: &str, ty: Ty, align: u32) {
+        if abi::alignment_ok(ty, align) {
+            return;
+        }
         if abi::allowed_alignments(ty).is_none() {
             self.report(Rule::MemoryType, format!("{op}: Not allowed for type: {ty}"));
         } else if let Some(why) = abi::alignment_error(op, ty, align) {
@@ -239,22 +245,22 @@ impl Checker<'_, '_> {
         }
     }
 
-    /// Argument and result types of a call to an ordinary function.
-    fn call_types(&mut self, what: &str, ret: Ty, args: &[ValueId]) {
+    /// Argument and result types of a call to an ordinary function; `what` names the call
+    /// in messages (only built when there is something to report).
+    fn call_types(&mut self, what: impl Fn() -> String, ret: Ty, args: &[u32]) {
         for (i, &a) in args.iter().enumerate() {
-            let t = self.ty(a);
+            let t = self.ty(ValueId(a));
             if !t.is_fcn_arg() {
-                self.report(Rule::CallTypes, format!("Argument {} of {what} has invalid type: {t}", i + 1));
+                self.report(Rule::CallTypes, format!("Argument {} of {} has invalid type: {t}", i + 1, what()));
             }
         }
         if ret != Ty::Void && !ret.is_fcn_arg() {
-            self.report(Rule::CallTypes, format!("Return type of {what} is invalid: {ret}"));
+            self.report(Rule::CallTypes, format!("Return type of {} is invalid: {ret}", what()));
         }
     }
 
-    fn direct_call(&mut self, callee: ValueId, args: &[ValueId]) {
+    fn direct_call(&mut self, callee: ValueId, args: &[u32]) {
         let m = self.cx.m;
-        let name = self.cx.function_name(callee.0);
         if let Some(intr) = self.intrinsic(callee) {
             self.intrinsic_call(intr, args);
             return;
@@ -263,17 +269,19 @@ impl Checker<'_, '_> {
             // A disallowed intrinsic: reported with its declaration.
             return;
         }
+        let cx = self.cx;
         if m.functions[callee.0 as usize].is_proto {
+            let name = cx.function_name(callee.0);
             self.report(Rule::CallUndefined, format!("Call to {name}, which is declared but not defined"));
         }
         let ret = m.signature(callee.0).ret;
-        self.call_types(&format!("call to {name}"), ret, args);
+        self.call_types(|| format!("call to {}", cx.function_name(callee.0)), ret, args);
     }
 
     /// The constant operands of intrinsics: memory orders, RMW operations, sizes and the
     /// memory intrinsics' alignment and volatility.
-    fn intrinsic_call(&mut self, intr: &Intrinsic, args: &[ValueId]) {
-        let arg = |i: usize| args.get(i).copied();
+    fn intrinsic_call(&mut self, intr: &Intrinsic, args: &[u32]) {
+        let arg = |i: usize| args.get(i).map(|&a| ValueId(a));
         match intr.kind {
             K::AtomicLoad => self.order(intr, arg(1), "load", |o| (1..=6).contains(&o) && o != 4 && o != 5),
             K::AtomicStore => self.order(intr, arg(2), "store", |o| matches!(o, 1 | 4 | 6)),
