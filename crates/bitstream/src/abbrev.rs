@@ -227,8 +227,14 @@ impl Abbrev {
                         ));
                     }
                     out.reserve(count as usize);
-                    for _ in 0..count {
-                        out.push(read_scalar(r, elem)?);
+                    match elem {
+                        Op::Fixed(w) if (1..=32).contains(&w) => read_fixed_array(r, out, count, w, |v| v)?,
+                        Op::Char6 => read_fixed_array(r, out, count, 6, |v| u64::from(decode_char6(v as u8)))?,
+                        _ => {
+                            for _ in 0..count {
+                                out.push(read_scalar(r, elem)?);
+                            }
+                        }
                     }
                     i += 2;
                 }
@@ -408,6 +414,32 @@ fn read_scalar(r: &mut BitReader<'_>, op: Op) -> Result<u64> {
     }
 }
 
+/// Reads `count` elements of `width` bits (1..=32) each, mapped by `map`: as many per
+/// 64-bit window as it holds (global initializers are long arrays of bytes, symbol names
+/// arrays of char6).
+#[inline]
+fn read_fixed_array(
+    r: &mut BitReader<'_>,
+    out: &mut Vec<u64>,
+    count: u64,
+    width: u32,
+    map: impl Fn(u64) -> u64,
+) -> Result<()> {
+    let mask = u64::MAX >> (64 - width);
+    let mut left = count;
+    while left > 0 {
+        let Some((window, avail)) = r.peek_window() else { break };
+        let n = u64::from(avail / width).min(left) as u32;
+        out.extend((0..n).map(|k| map((window >> (k * width)) & mask)));
+        r.consume(n * width)?;
+        left -= u64::from(n);
+    }
+    for _ in 0..left {
+        out.push(map(r.read(width)?));
+    }
+    Ok(())
+}
+
 fn check_scalar(op: Op, v: u64) -> Result<(), String> {
     match op {
         Op::Literal(c) if c != v => Err(format!("value {v} does not match literal {c}")),
@@ -498,6 +530,22 @@ mod tests {
         assert!(c.can_encode(4, &[1], None).is_err());
         assert!(a.can_encode(2, &[1], None).is_err());
         assert!(a.can_encode(1, &[1, 0x20], None).is_err());
+    }
+
+    #[test]
+    fn long_arrays_span_windows() {
+        for elem in [Op::Fixed(8), Op::Fixed(3), Op::Fixed(32), Op::Char6, Op::Vbr(6)] {
+            let a = Abbrev::new(vec![Op::Literal(3), Op::Vbr(6), Op::Array, elem]).unwrap();
+            let values: Vec<u64> = [3, 77]
+                .into_iter()
+                .chain((0..300u64).map(|k| match elem {
+                    Op::Char6 => u64::from(decode_char6((k * 7) as u8)),
+                    Op::Fixed(w) => (k * 2_654_435_761) & (u64::MAX >> (64 - w)),
+                    _ => k * 5,
+                }))
+                .collect();
+            round_trip(&a, &values);
+        }
     }
 
     #[test]
