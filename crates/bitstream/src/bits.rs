@@ -204,11 +204,9 @@ impl<'a> BitReader<'a> {
     /// Advances by `bits` bits that were decoded from [`BitReader::peek_window`].
     #[inline]
     pub fn consume(&mut self, bits: u32) -> Result<()> {
-        let end = self.pos + u64::from(bits);
-        if end > self.limit_bits {
+        if !self.try_consume(bits) {
             return Err(self.eof(bits));
         }
-        self.pos = end;
         Ok(())
     }
 

@@ -422,12 +422,7 @@ impl<'a> Cursor<'a> {
                 if let Some((code, bits)) = unabbrev_window(rest, rest_avail, &mut self.ops)
                     && self.reader.try_consume(width + bits)
                 {
-                    self.ops_start = 0;
-                    self.last_abbrev_id = id;
-                    self.last_code = code;
-                    self.last_blob = None;
-                    self.after_record(pos, code)?;
-                    return Ok(Step::Record);
+                    return self.record_read(pos, id, code, 0, None);
                 }
             } else if id >= FIRST_APPLICATION_ABBREV
                 && let Some(Some(plan)) = scope.set.plans.get((id - FIRST_APPLICATION_ABBREV) as usize)
@@ -436,12 +431,7 @@ impl<'a> Cursor<'a> {
                 if let Some(bits) = plan.decode(rest, rest_avail, &mut self.ops)
                     && self.reader.try_consume(width + bits)
                 {
-                    self.ops_start = 1;
-                    self.last_abbrev_id = id;
-                    self.last_code = self.ops[0];
-                    self.last_blob = None;
-                    self.after_record(pos, self.last_code)?;
-                    return Ok(Step::Record);
+                    return self.record_read(pos, id, self.ops[0], 1, None);
                 }
             }
         }
@@ -472,12 +462,7 @@ impl<'a> Cursor<'a> {
                     let v = self.reader.read_vbr(6)?;
                     self.ops.push(v);
                 }
-                self.ops_start = 0;
-                self.last_abbrev_id = id;
-                self.last_code = code;
-                self.last_blob = None;
-                self.after_record(pos, code)?;
-                Ok(Step::Record)
+                self.record_read(pos, id, code, 0, None)
             }
             _ => {
                 let scope = self.scopes.last().expect("checked above");
@@ -489,15 +474,28 @@ impl<'a> Cursor<'a> {
                     ));
                 };
                 let blob = abbrev.decode(&mut self.reader, &mut self.ops, pos)?;
-                let code = self.ops[0];
-                self.ops_start = 1;
-                self.last_abbrev_id = id;
-                self.last_code = code;
-                self.last_blob = blob;
-                self.after_record(pos, code)?;
-                Ok(Step::Record)
+                self.record_read(pos, id, self.ops[0], 1, blob)
             }
         }
+    }
+
+    /// Notes the record just decoded (its operands are `ops[ops_start..]`) for
+    /// [`Cursor::record`], and updates BLOCKINFO state if it is a BLOCKINFO record.
+    #[inline(always)]
+    fn record_read(
+        &mut self,
+        pos: BitPos,
+        id: u32,
+        code: u64,
+        ops_start: usize,
+        blob: Option<&'a [u8]>,
+    ) -> Result<Step> {
+        self.ops_start = ops_start;
+        self.last_abbrev_id = id;
+        self.last_code = code;
+        self.last_blob = blob;
+        self.after_record(pos, code)?;
+        Ok(Step::Record)
     }
 
     fn enter(&mut self, pos: BitPos) -> Result<Step> {
