@@ -7,7 +7,7 @@ use pnacl_bitstream::{BitPos, Cursor, Entry, StreamWriter};
 fuzz_target!(|data: &[u8]| {
     let Ok(mut c) = Cursor::new(data, BitPos(0), 2) else { return };
     let mut w = StreamWriter::new(b"", 2);
-    while let Ok(e) = c.next() {
+    while let Ok(e) = c.next_entry() {
         if matches!(e, Entry::End(_)) {
             break;
         }
