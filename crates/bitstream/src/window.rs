@@ -16,7 +16,7 @@
 use crate::abbrev::{Op, decode_char6};
 
 /// The fewest valid bits [`crate::bits::BitReader::peek_window`] ever returns.
-pub(crate) const MIN_WINDOW_BITS: u32 = 57;
+const MIN_WINDOW_BITS: u32 = 57;
 
 /// Most fields a [`Packed`] plan decodes (zero-width ones included). PNaCl's abbreviations
 /// have at most five; the plan is stored inline so that finding it takes one load.
