@@ -8,7 +8,7 @@
 use crate::bits::{BitReader, BitWriter, bits_needed};
 use crate::error::{Error, Result};
 use crate::position::BitPos;
-use crate::window::Packed;
+use crate::window::{MAX_WINDOW_VALUES, Packed};
 use std::fmt;
 
 /// Encoding of one abbreviation operand.
@@ -198,10 +198,13 @@ impl Abbrev {
         out.clear();
         if let Some(p) = &self.packed
             && let Some((window, avail)) = r.peek_window()
-            && let Some(bits) = p.decode(window, avail, out)
         {
-            r.consume(bits)?;
-            return Ok(None);
+            let mut values = [0; MAX_WINDOW_VALUES];
+            if let Some(bits) = p.decode(window, avail, &mut values) {
+                r.consume(bits)?;
+                out.extend_from_slice(&values[..p.len()]);
+                return Ok(None);
+            }
         }
         self.decode_fields(r, out, start)
     }

@@ -6,6 +6,7 @@
 
 use crate::error::{Error, Result};
 use crate::position::BitPos;
+use crate::window::Vbr6Fields;
 
 /// A cursor over the bits of a byte slice.
 ///
@@ -157,6 +158,36 @@ impl<'a> BitReader<'a> {
             }
         }
         self.read_vbr_slow(width)
+    }
+
+    /// Reads `count` VBR6 values into `out`: the operands of an unabbreviated record too
+    /// long for one window. They are decoded a window at a time; a value that does not fit
+    /// in a window, or runs past the limit, is read by [`BitReader::read_vbr`], which also
+    /// reports any error.
+    pub(crate) fn read_vbr6_values(&mut self, count: u64, out: &mut Vec<u64>) -> Result<()> {
+        let mut left = count;
+        while left > 0 {
+            let mut decoded = 0;
+            if let Some((window, avail)) = self.peek_window() {
+                let mut fields = Vbr6Fields::new(window, avail);
+                while decoded < left
+                    && let Some(v) = fields.next_field()
+                {
+                    out.push(v);
+                    decoded += 1;
+                }
+                if decoded > 0 && !self.try_consume(fields.used()) {
+                    out.truncate(out.len() - decoded as usize);
+                    decoded = 0;
+                }
+            }
+            if decoded == 0 {
+                out.push(self.read_vbr(6)?);
+                decoded = 1;
+            }
+            left -= decoded;
+        }
+        Ok(())
     }
 
     #[cold]

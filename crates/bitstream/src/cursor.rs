@@ -12,7 +12,7 @@ use crate::abbrev::Abbrev;
 use crate::bits::BitReader;
 use crate::error::{Error, Result};
 use crate::position::BitPos;
-use crate::window::{Packed, Vbr6Fields};
+use crate::window::{MAX_WINDOW_VALUES, Packed, Vbr6Fields};
 use std::sync::Arc;
 
 /// Abbreviation id of `END_BLOCK`.
@@ -192,33 +192,9 @@ struct Scope {
     end: BitPos,
     parent_limit: usize,
     parent_width: u32,
-    /// Abbreviations in scope: the global ones, as BLOCKINFO had them when the block was
-    /// entered (shared until the block defines a local one), then the block's own.
-    set: Arc<AbbrevSet>,
+    /// The enclosing block's abbreviations, restored when this block ends.
+    parent_set: Arc<AbbrevSet>,
     num_globals: usize,
-}
-
-impl Scope {
-    fn new(
-        block_id: u32,
-        width: u32,
-        end: BitPos,
-        parent_limit: usize,
-        parent_width: u32,
-        set: Arc<AbbrevSet>,
-    ) -> Self {
-        let num_globals = set.abbrevs.len();
-        Scope { block_id, width, end, parent_limit, parent_width, set, num_globals }
-    }
-
-    #[inline]
-    fn abbrevs(&self) -> &[Arc<Abbrev>] {
-        &self.set.abbrevs
-    }
-
-    fn push_local(&mut self, abbrev: Arc<Abbrev>) -> usize {
-        Arc::make_mut(&mut self.set).push(abbrev)
-    }
 }
 
 /// A reader of bitstream entries. See the module documentation.
@@ -226,13 +202,24 @@ pub struct Cursor<'a> {
     reader: BitReader<'a>,
     top_width: u32,
     scopes: Vec<Scope>,
+    /// Abbreviations in scope in the innermost block: the global ones, as BLOCKINFO had them
+    /// when the block was entered (shared until the block defines a local one), then the
+    /// block's own. Kept here rather than in its [`Scope`] so that the record loop reaches a
+    /// plan with one load fewer.
+    set: Arc<AbbrevSet>,
     blockinfo: BlockInfo,
     /// Block id that BLOCKINFO records currently describe (set by SETBID).
     setbid: Option<u32>,
-    /// Values of the last record; operands start at `ops_start` (the abbreviated path
-    /// decodes the record code into `ops[0]`).
+    /// Values of the last record read field by field; operands start at `ops_start` (the
+    /// abbreviated path decodes the record code into `ops[0]`).
     ops: Vec<u64>,
+    /// Values of the last record decoded from one window; its operands are
+    /// `window_values[ops_start..ops_end]`.
+    window_values: [u64; MAX_WINDOW_VALUES],
+    /// True when the last record's operands are in `window_values`.
+    in_window: bool,
     ops_start: usize,
+    ops_end: usize,
     defined: Option<Arc<Abbrev>>,
     /// Abbreviation-id width of the innermost block (cached from `scopes`).
     width: u32,
@@ -255,10 +242,14 @@ impl<'a> Cursor<'a> {
             reader: BitReader::at(data, start)?,
             top_width,
             scopes: Vec::new(),
+            set: Arc::default(),
             blockinfo: BlockInfo::default(),
             setbid: None,
             ops: Vec::with_capacity(64),
+            window_values: [0; MAX_WINDOW_VALUES],
+            in_window: false,
             ops_start: 0,
+            ops_end: 0,
             defined: None,
             width: 0,
             in_blockinfo: false,
@@ -301,10 +292,34 @@ impl<'a> Cursor<'a> {
         let parent_limit = c.reader.limit();
         c.reader.set_limit((enter.end.0 / 8) as usize)?;
         let globals = blockinfo.snapshot(enter.block_id);
-        c.scopes.push(Scope::new(enter.block_id, enter.abbrev_width, enter.end, parent_limit, 2, globals));
+        c.push_scope(enter.block_id, enter.abbrev_width, enter.end, parent_limit, 2, globals);
         c.blockinfo = blockinfo;
         c.sync_scope();
         Ok(c)
+    }
+
+    /// Opens a block whose abbreviations in scope start as `set`.
+    fn push_scope(
+        &mut self,
+        block_id: u32,
+        width: u32,
+        end: BitPos,
+        parent_limit: usize,
+        parent_width: u32,
+        set: Arc<AbbrevSet>,
+    ) {
+        let num_globals = set.abbrevs.len();
+        let parent_set = std::mem::replace(&mut self.set, set);
+        self.scopes.push(Scope { block_id, width, end, parent_limit, parent_width, parent_set, num_globals });
+    }
+
+    /// Closes the innermost block: returns its id, end, and the enclosing data's limit and
+    /// abbreviation width.
+    fn pop_scope(&mut self) -> Option<(u32, BitPos, usize, u32)> {
+        let Scope { block_id, end, parent_limit, parent_width, parent_set, .. } = self.scopes.pop()?;
+        self.set = parent_set;
+        self.sync_scope();
+        Some((block_id, end, parent_limit, parent_width))
     }
 
     /// Position of the next unread bit.
@@ -330,7 +345,7 @@ impl<'a> Cursor<'a> {
 
     /// Abbreviations in scope in the innermost block: globals first, then locals.
     pub fn abbrevs(&self) -> &[Arc<Abbrev>] {
-        self.scopes.last().map_or(&[], |s| s.abbrevs())
+        &self.set.abbrevs
     }
 
     /// How many of [`Cursor::abbrevs`] came from BLOCKINFO.
@@ -355,16 +370,25 @@ impl<'a> Cursor<'a> {
 
     /// Skips the rest of the innermost block, as if its END_BLOCK had been read.
     pub fn skip_block(&mut self) -> Result<()> {
-        let scope = self.scopes.pop().ok_or_else(|| Error::new(self.pos(), "no block to skip"))?;
-        self.sync_scope();
-        self.reader.set_limit(scope.parent_limit)?;
-        self.reader.seek(scope.end)?;
+        let (_, end, parent_limit, _) = self.pop_scope().ok_or_else(|| Error::new(self.pos(), "no block to skip"))?;
+        self.reader.set_limit(parent_limit)?;
+        self.reader.seek(end)?;
         Ok(())
     }
 
     /// Reads the next entry.
+    #[inline(always)]
     pub fn next_entry(&mut self) -> Result<Entry<'_, 'a>> {
-        Ok(match self.step()? {
+        let pos = self.reader.pos();
+        self.last_pos = pos;
+        // The record is built from what the fast path decoded, not reloaded from the fields
+        // `record_read` just stored: a wide reload of narrower stores stalls the pipeline.
+        if let Some((id, code, start, end)) = self.fast_record() {
+            self.window_record_read(pos, id, code, start, end)?;
+            let ops = &self.window_values[start..end];
+            return Ok(Entry::Record(Record { pos, abbrev_id: id, code, ops, blob: None }));
+        }
+        Ok(match self.step_slow(pos)? {
             Step::Enter => Entry::Enter(self.last_enter),
             Step::Exit => Entry::Exit(self.last_pos),
             Step::Abbrev => Entry::Abbrev {
@@ -384,7 +408,7 @@ impl<'a> Cursor<'a> {
             pos: self.last_pos,
             abbrev_id: self.last_abbrev_id,
             code: self.last_code,
-            ops: &self.ops[self.ops_start..],
+            ops: self.record_args(),
             blob: self.last_blob,
         }
     }
@@ -409,32 +433,40 @@ impl<'a> Cursor<'a> {
     pub fn step(&mut self) -> Result<Step> {
         let pos = self.reader.pos();
         self.last_pos = pos;
-        // Fast path: a record inside a block that, abbreviation id included, ends within one
-        // 64-bit window. Everything else, errors included, takes the path below, which reads
-        // the same bits again.
-        if let Some(scope) = self.scopes.last()
-            && let Some((window, avail)) = self.reader.peek_window()
-        {
-            let width = scope.width;
-            let id = (window & (u64::MAX >> (64 - width))) as u32;
-            let (rest, rest_avail) = (window >> width, avail - width);
-            if id == UNABBREV_RECORD {
-                if let Some((code, bits)) = unabbrev_window(rest, rest_avail, &mut self.ops)
-                    && self.reader.try_consume(width + bits)
-                {
-                    return self.record_read(pos, id, code, 0, None);
-                }
-            } else if id >= FIRST_APPLICATION_ABBREV
-                && let Some(Some(plan)) = scope.set.plans.get((id - FIRST_APPLICATION_ABBREV) as usize)
-            {
-                self.ops.clear();
-                if let Some(bits) = plan.decode(rest, rest_avail, &mut self.ops)
-                    && self.reader.try_consume(width + bits)
-                {
-                    return self.record_read(pos, id, self.ops[0], 1, None);
-                }
-            }
+        if let Some((id, code, start, end)) = self.fast_record() {
+            return self.window_record_read(pos, id, code, start, end);
         }
+        self.step_slow(pos)
+    }
+
+    /// Fast path: a record inside a block that, abbreviation id included, ends within one
+    /// 64-bit window. Returns its abbreviation id, code and where its operands are in
+    /// `window_values`, having moved past it; `None`, without moving, for anything else
+    /// (errors included), which [`Cursor::step_slow`] then reads from the same bits.
+    #[inline(always)]
+    fn fast_record(&mut self) -> Option<(u32, u64, usize, usize)> {
+        if self.scopes.is_empty() {
+            return None;
+        }
+        let (window, avail) = self.reader.peek_window()?;
+        let width = self.width;
+        let id = (window & (u64::MAX >> (64 - width))) as u32;
+        let (rest, rest_avail) = (window >> width, avail - width);
+        if id == UNABBREV_RECORD {
+            let (code, count, bits) = unabbrev_window(rest, rest_avail, &mut self.window_values)?;
+            self.reader.try_consume(width + bits).then_some((id, code, 0, count))
+        } else if id >= FIRST_APPLICATION_ABBREV {
+            let plan = self.set.plans.get((id - FIRST_APPLICATION_ABBREV) as usize)?.as_ref()?;
+            let bits = plan.decode(rest, rest_avail, &mut self.window_values)?;
+            let len = plan.len();
+            self.reader.try_consume(width + bits).then(|| (id, self.window_values[0], 1, len))
+        } else {
+            None
+        }
+    }
+
+    /// Reads the next entry the field-by-field way, from `pos`.
+    fn step_slow(&mut self, pos: BitPos) -> Result<Step> {
         if self.scopes.is_empty() && self.reader.at_end() {
             return Ok(Step::End);
         }
@@ -458,19 +490,15 @@ impl<'a> Cursor<'a> {
                 }
                 self.ops.clear();
                 self.ops.reserve(count as usize);
-                for _ in 0..count {
-                    let v = self.reader.read_vbr(6)?;
-                    self.ops.push(v);
-                }
+                self.reader.read_vbr6_values(count, &mut self.ops)?;
                 self.record_read(pos, id, code, 0, None)
             }
             _ => {
-                let scope = self.scopes.last().expect("checked above");
                 let index = (id - FIRST_APPLICATION_ABBREV) as usize;
-                let Some(abbrev) = scope.abbrevs().get(index) else {
+                let Some(abbrev) = self.set.abbrevs.get(index) else {
                     return Err(Error::new(
                         pos,
-                        format!("Invalid abbreviation id {id}: block has {} abbreviations", scope.abbrevs().len()),
+                        format!("Invalid abbreviation id {id}: block has {} abbreviations", self.set.abbrevs.len()),
                     ));
                 };
                 let blob = abbrev.decode(&mut self.reader, &mut self.ops, pos)?;
@@ -479,10 +507,34 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// Notes the record just decoded (its operands are `ops[ops_start..]`) for
-    /// [`Cursor::record`], and updates BLOCKINFO state if it is a BLOCKINFO record.
+    /// Notes the record just decoded from one window (its operands are
+    /// `window_values[start..end]`) for [`Cursor::record`].
+    #[inline(always)]
+    fn window_record_read(&mut self, pos: BitPos, id: u32, code: u64, start: usize, end: usize) -> Result<Step> {
+        self.in_window = true;
+        self.ops_end = end;
+        self.record_noted(pos, id, code, start, None)
+    }
+
+    /// Notes the record just decoded field by field (its operands are `ops[ops_start..]`)
+    /// for [`Cursor::record`].
     #[inline(always)]
     fn record_read(
+        &mut self,
+        pos: BitPos,
+        id: u32,
+        code: u64,
+        ops_start: usize,
+        blob: Option<&'a [u8]>,
+    ) -> Result<Step> {
+        self.in_window = false;
+        self.record_noted(pos, id, code, ops_start, blob)
+    }
+
+    /// Notes the details of the record just read, and updates BLOCKINFO state if it is a
+    /// BLOCKINFO record.
+    #[inline(always)]
+    fn record_noted(
         &mut self,
         pos: BitPos,
         id: u32,
@@ -523,7 +575,7 @@ impl<'a> Cursor<'a> {
         self.reader.set_limit((end.0 / 8) as usize)?;
         let parent_width = self.abbrev_width();
         let globals = self.blockinfo.snapshot(block_id);
-        self.scopes.push(Scope::new(block_id, width as u32, end, parent_limit, parent_width, globals));
+        self.push_scope(block_id, width as u32, end, parent_limit, parent_width, globals);
         self.sync_scope();
         if block_id == BLOCKINFO_BLOCK_ID {
             self.setbid = None;
@@ -538,30 +590,25 @@ impl<'a> Cursor<'a> {
             return Err(Error::new(pos, "END_BLOCK at the top level"));
         }
         self.reader.align32()?;
-        let scope = self.scopes.pop().expect("checked above");
-        self.sync_scope();
+        let (block_id, end, parent_limit, parent_width) = self.pop_scope().expect("checked above");
         let here = self.reader.pos();
-        if here != scope.end {
-            return Err(Error::new(
-                pos,
-                format!("block {} ends at {here} but its length says {}", scope.block_id, scope.end),
-            ));
+        if here != end {
+            return Err(Error::new(pos, format!("block {block_id} ends at {here} but its length says {end}")));
         }
-        debug_assert_eq!(self.abbrev_width(), scope.parent_width);
-        self.reader.set_limit(scope.parent_limit)?;
+        debug_assert_eq!(self.abbrev_width(), parent_width);
+        self.reader.set_limit(parent_limit)?;
         Ok(Step::Exit)
     }
 
     fn define_abbrev(&mut self, pos: BitPos) -> Result<Step> {
         let abbrev = Arc::new(Abbrev::read_definition(&mut self.reader, pos)?);
-        let scope = self.scopes.last_mut().expect("inside a block");
-        let target = if scope.block_id == BLOCKINFO_BLOCK_ID {
+        let target = if self.in_blockinfo {
             let block_id =
                 self.setbid.ok_or_else(|| Error::new(pos, "abbreviation in BLOCKINFO before any SETBID record"))?;
             let index = self.blockinfo.push(block_id, abbrev.clone());
             AbbrevTarget::Global { block_id, index: index as u32 }
         } else {
-            let index = scope.push_local(abbrev.clone());
+            let index = Arc::make_mut(&mut self.set).push(abbrev.clone());
             AbbrevTarget::Local { abbrev_id: index as u32 + FIRST_APPLICATION_ABBREV }
         };
         self.defined = Some(abbrev);
@@ -607,27 +654,27 @@ impl<'a> Cursor<'a> {
     }
 
     /// Operands of the record just read.
+    #[inline]
     fn record_args(&self) -> &[u64] {
-        &self.ops[self.ops_start..]
+        if self.in_window { &self.window_values[self.ops_start..self.ops_end] } else { &self.ops[self.ops_start..] }
     }
 }
 
 /// Decodes an unabbreviated record (VBR6 code, count and operands) from the start of
-/// `window`, of which the low `avail` bits are valid, into `ops`. Returns the code and the
-/// bits the record takes, or `None` if it does not end within the window.
+/// `window`, of which the low `avail` bits are valid, into `out`. Returns the code, the
+/// number of operands and the bits the record takes, or `None` if it does not end within
+/// the window.
 #[inline(always)]
-fn unabbrev_window(window: u64, avail: u32, ops: &mut Vec<u64>) -> Option<(u64, u32)> {
+fn unabbrev_window(window: u64, avail: u32, out: &mut [u64; MAX_WINDOW_VALUES]) -> Option<(u64, usize, u32)> {
     let mut fields = Vbr6Fields::new(window, avail);
     let code = fields.next_field()?;
-    let count = fields.next_field()?;
-    // Each operand takes at least 6 bits, so a window holds at most 9 of them.
-    if count > 9 {
+    let count = fields.next_field()? as usize;
+    // Each operand takes at least 6 bits, so a window holds fewer than `MAX_WINDOW_VALUES`.
+    if count >= MAX_WINDOW_VALUES {
         return None;
     }
-    ops.clear();
-    ops.reserve(count as usize);
-    for _ in 0..count {
-        ops.push(fields.next_field()?);
+    for v in &mut out[..count] {
+        *v = fields.next_field()?;
     }
-    Some((code, fields.used()))
+    Some((code, count, fields.used()))
 }

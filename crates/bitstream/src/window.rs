@@ -44,12 +44,21 @@ fn low_bits(len: u32) -> u64 {
 
 /// The payload of a VBR field: `x` holds its `len` bits (whole chunks of `width` bits);
 /// the continuation bit of each chunk is dropped and the payloads are packed together.
+/// Inlined with a constant `width`, the masks are constants.
 #[inline(always)]
 fn gather(x: u64, len: u32, width: u32) -> u64 {
     let p = width - 1;
     let m = (1u64 << p) - 1;
     // Fields of up to three chunks (relative value ids below 2^15 in VBR6) need no loop.
-    let mut v = (x & m) | ((x >> 1) & (m << p)) | ((x >> 2) & (m << (2 * p)));
+    let v = (x & m) | ((x >> 1) & (m << p)) | ((x >> 2) & (m << (2 * p)));
+    if len > 3 * width { gather_rest(x, len, width, v) } else { v }
+}
+
+/// [`gather`] for fields of more than three chunks: adds the payloads of chunks 3 on.
+#[inline(never)]
+fn gather_rest(x: u64, len: u32, width: u32, mut v: u64) -> u64 {
+    let p = width - 1;
+    let m = (1u64 << p) - 1;
     let mut i = 3;
     while i * width < len {
         v |= (x >> i) & (m << (i * p));
@@ -107,8 +116,34 @@ enum Field {
         width: u32,
         continuation: u64,
     },
+    /// VBR fields of the widths PNaCl's abbreviations use, decoded with constant masks.
+    Vbr4,
+    Vbr6,
+    Vbr8,
     Char6,
 }
+
+/// Decodes a VBR field of `width`-bit chunks (whose continuation bits are `continuation`)
+/// at bit `at` of `window`, of which the bits set in `valid` (the low `avail`) are valid.
+/// Returns the value and where the field ends.
+#[inline(always)]
+fn vbr_field(window: u64, valid: u64, avail: u32, at: u32, width: u32, continuation: u64) -> Option<(u64, u32)> {
+    if at >= avail {
+        return None;
+    }
+    let ends = !window & (continuation << at) & valid;
+    if ends == 0 {
+        return None;
+    }
+    let end = ends.trailing_zeros() + 1;
+    let len = end - at;
+    Some((gather((window >> at) & low_bits(len), len, width), end))
+}
+
+/// Room for the values of a record decoded from one window: a [`Packed`] plan produces at
+/// most [`MAX_PACKED_FIELDS`], and an unabbreviated record has at most eight operands of
+/// six bits after its code and count.
+pub(crate) const MAX_WINDOW_VALUES: usize = 10;
 
 /// How to decode a scalar abbreviation (literal, fixed, VBR and char6 operands only) from
 /// one window.
@@ -130,6 +165,9 @@ impl Packed {
                 Op::Literal(v) => Field::Value(v),
                 Op::Fixed(0) | Op::Vbr(0) => Field::Value(0),
                 Op::Fixed(w) if w <= MIN_WINDOW_BITS => Field::Fixed { width: w },
+                Op::Vbr(4) => Field::Vbr4,
+                Op::Vbr(6) => Field::Vbr6,
+                Op::Vbr(8) => Field::Vbr8,
                 Op::Vbr(w) => Field::Vbr { width: w, continuation: continuation_bits(w) },
                 Op::Char6 => Field::Char6,
                 Op::Fixed(_) | Op::Array | Op::Blob => return None,
@@ -138,15 +176,21 @@ impl Packed {
         Some(Packed { len: ops.len(), fields })
     }
 
-    /// Decodes the record at the start of `window` (whose low `avail` bits are valid) into
-    /// `out`; returns the bits it takes, or `None` if it does not end within the window.
+    /// How many values the plan decodes (record code included).
     #[inline(always)]
-    pub(crate) fn decode(&self, window: u64, avail: u32, out: &mut Vec<u64>) -> Option<u32> {
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Decodes the record at the start of `window` (whose low `avail` bits are valid) into
+    /// `out[..self.len()]`; returns the bits it takes, or `None` if it does not end within
+    /// the window.
+    #[inline(always)]
+    pub(crate) fn decode(&self, window: u64, avail: u32, out: &mut [u64; MAX_WINDOW_VALUES]) -> Option<u32> {
         let valid = low_bits(avail);
         let mut at = 0u32;
         let fields = &self.fields[..self.len];
-        out.reserve(fields.len());
-        for f in fields {
+        for (f, out) in fields.iter().zip(&mut out[..MAX_PACKED_FIELDS]) {
             let v = match *f {
                 Field::Value(v) => v,
                 Field::Fixed { width } => {
@@ -158,16 +202,22 @@ impl Packed {
                     v
                 }
                 Field::Vbr { width, continuation } => {
-                    if at >= avail {
-                        return None;
-                    }
-                    let ends = !window & (continuation << at) & valid;
-                    if ends == 0 {
-                        return None;
-                    }
-                    let end = ends.trailing_zeros() + 1;
-                    let len = end - at;
-                    let v = gather((window >> at) & low_bits(len), len, width);
+                    let (v, end) = vbr_field(window, valid, avail, at, width, continuation)?;
+                    at = end;
+                    v
+                }
+                Field::Vbr4 => {
+                    let (v, end) = vbr_field(window, valid, avail, at, 4, continuation_bits(4))?;
+                    at = end;
+                    v
+                }
+                Field::Vbr6 => {
+                    let (v, end) = vbr_field(window, valid, avail, at, 6, VBR6_CONTINUATION_BITS)?;
+                    at = end;
+                    v
+                }
+                Field::Vbr8 => {
+                    let (v, end) = vbr_field(window, valid, avail, at, 8, continuation_bits(8))?;
                     at = end;
                     v
                 }
@@ -180,7 +230,7 @@ impl Packed {
                     v
                 }
             };
-            out.push(v);
+            *out = v;
         }
         Some(at)
     }
@@ -242,6 +292,34 @@ mod tests {
     }
 
     #[test]
+    fn long_vbr6_runs_match_the_bit_reader() {
+        // Runs longer than a window, values up to 50 bits (longer than a window's fields
+        // can be), and data cut short at every kind of place: the window-by-window reader
+        // must give the field-by-field reader's values, or its error at its position.
+        let mut rng = Rng(7);
+        for _ in 0..3_000 {
+            let mut w = BitWriter::new();
+            let count = 1 + rng.next() % 40;
+            for _ in 0..count {
+                let bits = if rng.next().is_multiple_of(8) { 50 } else { 14 };
+                w.write_vbr(6, rng.value(bits));
+            }
+            let data = w.finish();
+            let cut = if rng.next().is_multiple_of(2) { data.len() } else { (rng.next() % data.len() as u64) as usize };
+            let mut fast = BitReader::new(&data);
+            fast.set_limit(cut).unwrap();
+            let mut slow = fast.clone();
+            let mut got = Vec::new();
+            let got = fast.read_vbr6_values(count, &mut got).map(|()| got);
+            let want: crate::error::Result<Vec<u64>> = (0..count).map(|_| slow.read_vbr(6)).collect();
+            assert_eq!(got, want);
+            if want.is_ok() {
+                assert_eq!(fast.pos(), slow.pos());
+            }
+        }
+    }
+
+    #[test]
     fn packed_plans_match_the_bit_reader() {
         let shapes: [&[Op]; 6] = [
             &[Op::Literal(2), Op::Vbr(6), Op::Vbr(6), Op::Fixed(4)],
@@ -284,10 +362,10 @@ mod tests {
                 w.write(64, rng.next());
                 let data = w.finish();
                 let (window, avail) = BitReader::new(&data).peek_window().unwrap();
-                let mut out = Vec::new();
+                let mut out = [0; MAX_WINDOW_VALUES];
                 match plan.decode(window, avail, &mut out) {
                     Some(used) => {
-                        assert_eq!(out, values, "{ops:?}");
+                        assert_eq!(out[..plan.len()], values, "{ops:?}");
                         assert_eq!(u64::from(used), bits);
                     }
                     None => assert!(bits > u64::from(avail), "{ops:?} {values:?} refused in {bits} bits"),

@@ -10,7 +10,7 @@ use crate::ir::{
     Align, BinOp, BlockLayout, BodyLayout, CastOp, ConstValue, Constant, FunctionBody, ITEM_BLOCK, Inst, LocalSymbol,
     Module, PoolRange, Pred, SetType, SwitchCase, Ty, TypeDef, ValueId, ValueSpace, decode_sign_rotated,
 };
-use pnacl_bitstream::{BitPos, Cursor, Enter, Record, Step};
+use pnacl_bitstream::{BitPos, Cursor, Enter, Entry, Record};
 
 /// Read-only module facts a function body needs.
 struct Ctx<'m> {
@@ -134,9 +134,12 @@ impl FnState {
     /// Defines the next instruction value.
     #[inline(always)]
     fn define(&mut self, pos: BitPos, t: Ty) -> Result<(), ReadError> {
-        let i = (self.next_value - self.space.first_inst()) as usize;
-        if i < self.forward.len() {
-            self.check_declared(pos, i, t)?;
+        // Most functions declare nothing ahead, so the subtraction is skipped for them.
+        if !self.forward.is_empty() {
+            let i = (self.next_value - self.space.first_inst()) as usize;
+            if i < self.forward.len() {
+                self.check_declared(pos, i, t)?;
+            }
         }
         self.body.local_types.push(t);
         self.next_value += 1;
@@ -208,7 +211,10 @@ impl FnState {
         }
         let inst = match r.code {
             fc::FORWARDTYPEREF => return self.forward_decl(cx, r),
-            fc::BINOP => self.binop(cx, r)?,
+            fc::BINOP => {
+                self.binop(cx, r)?;
+                return Ok(self.emitted());
+            }
             fc::CAST => {
                 arity(r, "Cast", 3)?;
                 let (val, from) = self.operand(pos, ops[0])?;
@@ -300,12 +306,18 @@ impl FnState {
                     ));
                 }
             },
-            fc::SWITCH => self.switch(cx, r)?,
+            fc::SWITCH => {
+                self.switch(cx, r)?;
+                return Ok(self.emitted());
+            }
             fc::UNREACHABLE => {
                 arity(r, "Unreachable", 0)?;
                 Inst::Unreachable
             }
-            fc::PHI => self.phi(cx, r)?,
+            fc::PHI => {
+                self.phi(cx, r)?;
+                return Ok(self.emitted());
+            }
             fc::ALLOCA => {
                 arity(r, "Alloca", 2)?;
                 let (size, st) = self.operand(pos, ops[0])?;
@@ -392,10 +404,25 @@ impl FnState {
                 self.define(pos, tt)?;
                 Inst::Select { cond: ValueId(cond), on_true: ValueId(on_true), on_false: ValueId(on_false) }
             }
-            fc::CALL => self.call(cx, r)?,
-            fc::CALL_INDIRECT => self.call_indirect(cx, r)?,
+            fc::CALL => {
+                self.call(cx, r)?;
+                return Ok(self.emitted());
+            }
+            fc::CALL_INDIRECT => {
+                self.call_indirect(cx, r)?;
+                return Ok(self.emitted());
+            }
             code => return Err(err(pos, Rule::UnknownRecord, format!("Unknown record code {code} in function block"))),
         };
+        Ok(self.emit(inst))
+    }
+
+    /// Appends an instruction; returns its index. The out-of-line record handlers (binop,
+    /// call, phi, switch) call it themselves and return a `Result<(), _>`, which fits in a
+    /// register: a returned `Inst` went through memory and was reloaded with loads wider
+    /// than the stores that wrote it, which stalls.
+    #[inline(always)]
+    fn emit(&mut self, inst: Inst) -> u32 {
         let is_phi = matches!(inst, Inst::Phi { .. });
         if !is_phi {
             self.phi_allowed = false;
@@ -411,7 +438,13 @@ impl FnState {
                 self.body.block_starts.push(self.body.insts.len() as u32);
             }
         }
-        Ok(index)
+        index
+    }
+
+    /// The index of the instruction just emitted.
+    #[inline(always)]
+    fn emitted(&self) -> u32 {
+        self.body.insts.len() as u32 - 1
     }
 
     fn forward_decl(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<u32, ReadError> {
@@ -453,7 +486,7 @@ impl FnState {
         Ok(index)
     }
 
-    fn binop(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<Inst, ReadError> {
+    fn binop(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<(), ReadError> {
         let pos = r.pos;
         let ops = r.ops;
         if ops.len() != 3 && ops.len() != 4 {
@@ -486,10 +519,11 @@ impl FnState {
             }
         };
         self.define(pos, lt)?;
-        Ok(Inst::Binop { op, lhs: ValueId(lhs), rhs: ValueId(rhs), flags })
+        self.emit(Inst::Binop { op, lhs: ValueId(lhs), rhs: ValueId(rhs), flags });
+        Ok(())
     }
 
-    fn switch(&mut self, _cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<Inst, ReadError> {
+    fn switch(&mut self, _cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<(), ReadError> {
         let pos = r.pos;
         let ops = r.ops;
         if ops.len() < 4 {
@@ -536,10 +570,11 @@ impl FnState {
             };
             self.body.cases.push(SwitchCase { raw: case[2], target });
         }
-        Ok(Inst::Switch { ty, cond: ValueId(cond), cases: PoolRange { start, len: n as u32 + 1 } })
+        self.emit(Inst::Switch { ty, cond: ValueId(cond), cases: PoolRange { start, len: n as u32 + 1 } });
+        Ok(())
     }
 
-    fn phi(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<Inst, ReadError> {
+    fn phi(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<(), ReadError> {
         let pos = r.pos;
         let ops = r.ops;
         if ops.len() < 3 || ops.len().is_multiple_of(2) {
@@ -597,10 +632,11 @@ impl FnState {
         }
         self.define(pos, ty)?;
         let len = self.body.operands.len() as u32 - start;
-        Ok(Inst::Phi { ty, incoming: PoolRange { start, len } })
+        self.emit(Inst::Phi { ty, incoming: PoolRange { start, len } });
+        Ok(())
     }
 
-    fn call(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<Inst, ReadError> {
+    fn call(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<(), ReadError> {
         let pos = r.pos;
         let ops = r.ops;
         if ops.len() < 2 {
@@ -653,10 +689,16 @@ impl FnState {
             self.define(pos, sig.ret)?;
         }
         let len = self.body.operands.len() as u32 - start;
-        Ok(Inst::Call { tail: cc == 1, callee: ValueId(callee), indirect_ret: None, args: PoolRange { start, len } })
+        self.emit(Inst::Call {
+            tail: cc == 1,
+            callee: ValueId(callee),
+            indirect_ret: None,
+            args: PoolRange { start, len },
+        });
+        Ok(())
     }
 
-    fn call_indirect(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<Inst, ReadError> {
+    fn call_indirect(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<(), ReadError> {
         let pos = r.pos;
         let ops = r.ops;
         if ops.len() < 3 {
@@ -699,12 +741,13 @@ impl FnState {
             self.define(pos, ret)?;
         }
         let len = self.body.operands.len() as u32 - start;
-        Ok(Inst::Call {
+        self.emit(Inst::Call {
             tail: cc == 1,
             callee: ValueId(callee),
             indirect_ret: Some(ret),
             args: PoolRange { start, len },
-        })
+        });
+        Ok(())
     }
 
     /// A record of the constants block.
@@ -1014,7 +1057,8 @@ impl<L: Listener> BodyReader<'_, '_, '_, '_, '_, L> {
     fn function(&mut self, enter: &Enter) -> Result<(), ReadError> {
         let func = self.f.func;
         self.listen_enter(enter, block::FUNCTION);
-        let est = self.f.body.insts.capacity();
+        // Real function blocks spend about five bytes per record.
+        let est = (u64::from(enter.length_words) * 4 / 5) as usize + 4;
         let mut layout = self.env.record_layout.then(|| BlockLayout {
             abbrev_width: enter.abbrev_width,
             items: Vec::with_capacity(est),
@@ -1024,9 +1068,8 @@ impl<L: Listener> BodyReader<'_, '_, '_, '_, '_, L> {
         let cx = Ctx { m: self.env.m, intrinsics: self.env.intrinsics, defer_abi: self.env.opts.defer_abi };
         loop {
             let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
-            match self.c.step()? {
-                Step::Record => {
-                    let r = self.c.record();
+            match self.c.next_entry()? {
+                Entry::Record(r) => {
                     if let Some(l) = &mut layout {
                         l.items.push(r.abbrev_id as u16);
                     }
@@ -1056,8 +1099,7 @@ impl<L: Listener> BodyReader<'_, '_, '_, '_, '_, L> {
                         self.l.record(&body_view(self.env, &self.f, global_abbrevs, block::FUNCTION), &r, item);
                     }
                 }
-                Step::Enter => {
-                    let e = self.c.entered();
+                Entry::Enter(e) => {
                     if let Some(l) = &mut layout {
                         l.items.push(ITEM_BLOCK);
                     }
@@ -1073,9 +1115,8 @@ impl<L: Listener> BodyReader<'_, '_, '_, '_, '_, L> {
                         }
                     }
                 }
-                Step::Abbrev => self.abbrev(&mut layout, block::FUNCTION)?,
-                Step::Exit => {
-                    let pos = self.c.last_pos();
+                Entry::Abbrev { .. } => self.abbrev(&mut layout, block::FUNCTION)?,
+                Entry::Exit(pos) => {
                     let f = &mut self.f;
                     f.finish(pos).map_err(|mut e| {
                         e.block = Some(BlockCtx::Function(func).to_string());
@@ -1091,7 +1132,7 @@ impl<L: Listener> BodyReader<'_, '_, '_, '_, '_, L> {
                     self.listen_exit(pos, block::FUNCTION);
                     return Ok(());
                 }
-                Step::End => unreachable!("inside a block"),
+                Entry::End(_) => unreachable!("inside a block"),
             }
         }
     }
@@ -1111,8 +1152,9 @@ impl<L: Listener> BodyReader<'_, '_, '_, '_, '_, L> {
         // Constants records take about three bytes each; the length was checked against the
         // data when the block was entered.
         let est = (u64::from(enter.length_words) * 4 / 3) as usize + 2;
+        // The value types were sized for every record of the function block, this block's
+        // included.
         self.f.body.constants.reserve(est);
-        self.f.body.local_types.reserve(est);
         let layout = self.env.record_layout.then(|| BlockLayout {
             abbrev_width: enter.abbrev_width,
             items: Vec::with_capacity(est),
@@ -1169,9 +1211,8 @@ impl<L: Listener> BodyReader<'_, '_, '_, '_, '_, L> {
     ) -> Result<(Option<BlockLayout>, BitPos), ReadError> {
         loop {
             let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
-            match self.c.step()? {
-                Step::Record => {
-                    let r = self.c.record();
+            match self.c.next_entry()? {
+                Entry::Record(r) => {
                     if let Some(l) = &mut layout {
                         l.items.push(r.abbrev_id as u16);
                     }
@@ -1183,17 +1224,16 @@ impl<L: Listener> BodyReader<'_, '_, '_, '_, '_, L> {
                         self.l.record(&body_view(self.env, &self.f, global_abbrevs, block_id), &r, item);
                     }
                 }
-                Step::Abbrev => self.abbrev(&mut layout, block_id)?,
-                Step::Enter => {
-                    let e = self.c.entered();
+                Entry::Abbrev { .. } => self.abbrev(&mut layout, block_id)?,
+                Entry::Enter(e) => {
                     return Err(ReadError::new(
                         e.pos,
                         Rule::UnknownBlock,
                         format!("Don't know how to parse block {}, when in block {block_id}", e.block_id),
                     ));
                 }
-                Step::Exit => return Ok((layout, self.c.last_pos())),
-                Step::End => unreachable!("inside a block"),
+                Entry::Exit(pos) => return Ok((layout, pos)),
+                Entry::End(_) => unreachable!("inside a block"),
             }
         }
     }
