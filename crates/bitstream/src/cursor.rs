@@ -381,10 +381,13 @@ impl<'a> Cursor<'a> {
     pub fn next_entry(&mut self) -> Result<Entry<'_, 'a>> {
         let pos = self.reader.pos();
         self.last_pos = pos;
-        // The record is built from what the fast path decoded, not reloaded from the fields
-        // `record_read` just stored: a wide reload of narrower stores stalls the pipeline.
+        // The record is built from what the fast path decoded, not stored for
+        // [`Cursor::record`] and reloaded: a wide reload of narrower stores stalls the
+        // pipeline. Only BLOCKINFO records, which update the cursor's own state, are noted.
         if let Some((id, code, start, end)) = self.fast_record() {
-            self.window_record_read(pos, id, code, start, end)?;
+            if self.in_blockinfo {
+                self.window_record_read(pos, id, code, start, end)?;
+            }
             let ops = &self.window_values[start..end];
             return Ok(Entry::Record(Record { pos, abbrev_id: id, code, ops, blob: None }));
         }
@@ -401,7 +404,8 @@ impl<'a> Cursor<'a> {
         })
     }
 
-    /// The record read by the last [`Cursor::step`] that returned [`Step::Record`].
+    /// The record read by the last [`Cursor::step`] that returned [`Step::Record`]
+    /// ([`Cursor::next_entry`] returns its records directly and need not note them here).
     #[inline]
     pub fn record(&self) -> Record<'_, 'a> {
         Record {

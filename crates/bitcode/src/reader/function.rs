@@ -90,7 +90,7 @@ impl FnState {
     /// The type of value `abs`, recording forward uses.
     #[inline(always)]
     fn use_value(&mut self, pos: BitPos, abs: u32) -> Result<(u32, Ty), ReadError> {
-        let fg = self.space.functions + self.space.globals;
+        let fg = self.first_local;
         if abs < fg {
             return Ok((abs, Ty::I32));
         }
@@ -121,7 +121,7 @@ impl FnState {
     /// TypeOf for a local or global value, if defined or declared.
     #[inline]
     fn type_of_local(&self, v: u32) -> Option<Ty> {
-        let fg = self.space.functions + self.space.globals;
+        let fg = self.first_local;
         if v < fg {
             return Some(Ty::I32);
         }
@@ -173,43 +173,13 @@ impl FnState {
     fn record(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<u32, ReadError> {
         let pos = r.pos;
         let ops = r.ops;
-        if r.code == fc::DECLAREBLOCKS {
-            arity(r, "Blocks", 1)?;
-            if self.declared || !self.body.insts.is_empty() {
-                return Err(err(pos, Rule::DeclareBlocks, "Duplicate function block count record"));
-            }
-            let n = ops[0];
-            if n == 0 {
-                return Err(err(pos, Rule::DeclareBlocks, "Function doesn't contain any basic blocks"));
-            }
-            if n > self.max_records {
-                return Err(err(
-                    pos,
-                    Rule::DeclareBlocks,
-                    format!(
-                        "Function defines {n} basic blocks, which is too big for a function containing {} bytes",
-                        self.block_bytes
-                    ),
-                ));
-            }
-            self.body.num_blocks = n as u32;
-            // Bounded by the block's size (checked above).
-            self.body.block_starts.reserve(n as usize);
-            self.body.block_starts.push(0);
-            self.declared = true;
-            return Ok(DECLARE_BLOCKS);
-        }
-        if !self.declared {
-            return Err(err(pos, Rule::DeclareBlocks, "The function block must start with a `blocks` record"));
-        }
-        if self.blocks_done >= self.body.num_blocks {
-            return Err(err(
-                pos,
-                Rule::BasicBlocks,
-                format!("Record after the last of the {} basic blocks the function declares", self.body.num_blocks),
-            ));
+        // One test for both "no `blocks` record yet" (the count is 0 until then) and "past
+        // the last block".
+        if self.blocks_done >= self.body.num_blocks && r.code != fc::DECLAREBLOCKS {
+            return Err(self.no_open_block(pos));
         }
         let inst = match r.code {
+            fc::DECLAREBLOCKS => return self.declare_blocks(r),
             fc::FORWARDTYPEREF => return self.forward_decl(cx, r),
             fc::BINOP => {
                 self.binop(cx, r)?;
@@ -415,6 +385,48 @@ impl FnState {
             code => return Err(err(pos, Rule::UnknownRecord, format!("Unknown record code {code} in function block"))),
         };
         Ok(self.emit(inst))
+    }
+
+    /// The `blocks` record.
+    fn declare_blocks(&mut self, r: &Record<'_, '_>) -> Result<u32, ReadError> {
+        let pos = r.pos;
+        arity(r, "Blocks", 1)?;
+        if self.declared || !self.body.insts.is_empty() {
+            return Err(err(pos, Rule::DeclareBlocks, "Duplicate function block count record"));
+        }
+        let n = r.ops[0];
+        if n == 0 {
+            return Err(err(pos, Rule::DeclareBlocks, "Function doesn't contain any basic blocks"));
+        }
+        if n > self.max_records {
+            return Err(err(
+                pos,
+                Rule::DeclareBlocks,
+                format!(
+                    "Function defines {n} basic blocks, which is too big for a function containing {} bytes",
+                    self.block_bytes
+                ),
+            ));
+        }
+        self.body.num_blocks = n as u32;
+        // Bounded by the block's size (checked above).
+        self.body.block_starts.reserve(n as usize);
+        self.body.block_starts.push(0);
+        self.declared = true;
+        Ok(DECLARE_BLOCKS)
+    }
+
+    /// The error for an instruction record outside any basic block.
+    #[cold]
+    fn no_open_block(&self, pos: BitPos) -> ReadError {
+        if !self.declared {
+            return err(pos, Rule::DeclareBlocks, "The function block must start with a `blocks` record");
+        }
+        err(
+            pos,
+            Rule::BasicBlocks,
+            format!("Record after the last of the {} basic blocks the function declares", self.body.num_blocks),
+        )
     }
 
     /// Appends an instruction; returns its index. The out-of-line record handlers (binop,
@@ -962,6 +974,7 @@ pub(crate) fn read_body<L: Listener>(
         ret: sig.ret,
         params,
         space,
+        first_local: space.functions + space.globals,
         body,
         next_value: space.first_inst(),
         forward,

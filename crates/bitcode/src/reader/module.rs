@@ -10,7 +10,7 @@ use crate::ir::{
     Align, BlockLayout, BlockinfoItem, BlockinfoLayout, Function, Global, ITEM_ABBREV, ITEM_BLOCK, Init, Linkage,
     Module, ModulePositions, Signature, Symbol, Ty, TypeDef, ValueId,
 };
-use pnacl_bitstream::{Abbrev, AbbrevTarget, BitPos, BlockInfo, Cursor, Enter, Op, PexeHeader, Record, Step};
+use pnacl_bitstream::{Abbrev, AbbrevTarget, BitPos, BlockInfo, Cursor, Enter, Entry, Op, PexeHeader, Record, Step};
 use std::collections::HashSet;
 
 /// Largest abbreviation-id width PNaCl allows.
@@ -251,9 +251,8 @@ impl<L: Listener> Reader<'_, '_, L> {
         let mut layout = self.st.layout.is_some().then(|| BlockLayout::new(enter.abbrev_width));
         loop {
             let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
-            match self.c.step()? {
-                Step::Record => {
-                    let r = self.c.record();
+            match self.c.next_entry()? {
+                Entry::Record(r) => {
                     if let Some(l) = &mut layout {
                         l.items.push(r.abbrev_id as u16);
                     }
@@ -266,14 +265,12 @@ impl<L: Listener> Reader<'_, '_, L> {
                         self.l.record(&v, &r, item);
                     }
                 }
-                Step::Abbrev => {
-                    let pos = self.c.last_pos();
+                Entry::Abbrev { pos, .. } => {
                     let (abbrev, target) = self.c.defined();
                     let abbrev = abbrev.clone();
                     self.local_abbrev(&mut layout, pos, abbrev, target)?;
                 }
-                Step::Enter => {
-                    let e = self.c.entered();
+                Entry::Enter(e) => {
                     if let Some(l) = &mut layout {
                         l.items.push(ITEM_BLOCK);
                     }
@@ -301,8 +298,7 @@ impl<L: Listener> Reader<'_, '_, L> {
                         }
                     }
                 }
-                Step::Exit => {
-                    let pos = self.c.last_pos();
+                Entry::Exit(pos) => {
                     self.st.finish_module(pos)?;
                     if let (Some(ml), Some(l)) = (&mut self.st.layout, layout) {
                         ml.module = l;
@@ -311,7 +307,7 @@ impl<L: Listener> Reader<'_, '_, L> {
                     self.st.blocks.pop();
                     return Ok(pos);
                 }
-                Step::End => unreachable!("inside a block"),
+                Entry::End(_) => unreachable!("inside a block"),
             }
         }
     }
@@ -333,9 +329,8 @@ impl<L: Listener> Reader<'_, '_, L> {
         let mut items = Vec::new();
         let mut target: Option<u32> = None;
         loop {
-            match self.c.step()? {
-                Step::Record => {
-                    let r = self.c.record();
+            match self.c.next_entry()? {
+                Entry::Record(r) => {
                     if r.code != pnacl_bitstream::BLOCKINFO_CODE_SETBID {
                         return Err(self.st.err(
                             r.pos,
@@ -363,8 +358,7 @@ impl<L: Listener> Reader<'_, '_, L> {
                         self.l.record(&v, &r, Item::SetBid(id));
                     }
                 }
-                Step::Abbrev => {
-                    let pos = self.c.last_pos();
+                Entry::Abbrev { pos, .. } => {
                     let (abbrev, t) = self.c.defined();
                     let abbrev = abbrev.clone();
                     check_pnacl_abbrev(pos, &abbrev)?;
@@ -385,16 +379,14 @@ impl<L: Listener> Reader<'_, '_, L> {
                         self.l.abbrev(&v, pos, &abbrev, t);
                     }
                 }
-                Step::Enter => {
-                    let e = self.c.entered();
+                Entry::Enter(e) => {
                     return Err(self.st.err(
                         e.pos,
                         Rule::UnknownBlock,
                         "Blocks are not allowed in the abbreviations block",
                     ));
                 }
-                Step::Exit => {
-                    let pos = self.c.last_pos();
+                Entry::Exit(pos) => {
                     if let Some(ml) = &mut self.st.layout {
                         ml.blockinfo = Some(BlockinfoLayout { abbrev_width: enter.abbrev_width, items });
                     }
@@ -402,7 +394,7 @@ impl<L: Listener> Reader<'_, '_, L> {
                     self.st.blocks.pop();
                     return Ok(());
                 }
-                Step::End => unreachable!("inside a block"),
+                Entry::End(_) => unreachable!("inside a block"),
             }
         }
     }
@@ -425,9 +417,8 @@ impl<L: Listener> Reader<'_, '_, L> {
         loop {
             let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
             let remaining = self.c.remaining_bits();
-            match self.c.step()? {
-                Step::Record => {
-                    let r = self.c.record();
+            match self.c.next_entry()? {
+                Entry::Record(r) => {
                     if let Some(l) = &mut layout {
                         l.items.push(r.abbrev_id as u16);
                     }
@@ -440,22 +431,19 @@ impl<L: Listener> Reader<'_, '_, L> {
                         self.l.record(&v, &r, item);
                     }
                 }
-                Step::Abbrev => {
-                    let pos = self.c.last_pos();
+                Entry::Abbrev { pos, .. } => {
                     let (abbrev, target) = self.c.defined();
                     let abbrev = abbrev.clone();
                     self.local_abbrev(&mut layout, pos, abbrev, target)?;
                 }
-                Step::Enter => {
-                    let e = self.c.entered();
+                Entry::Enter(e) => {
                     return Err(self.st.err(
                         e.pos,
                         Rule::UnknownBlock,
                         format!("Don't know how to parse block {}, when in block {}", e.block_id, block::TYPES),
                     ));
                 }
-                Step::Exit => {
-                    let pos = self.c.last_pos();
+                Entry::Exit(pos) => {
                     let expected = self
                         .st
                         .expected_types
@@ -475,7 +463,7 @@ impl<L: Listener> Reader<'_, '_, L> {
                     self.st.blocks.pop();
                     return Ok(());
                 }
-                Step::End => unreachable!("inside a block"),
+                Entry::End(_) => unreachable!("inside a block"),
             }
         }
     }
@@ -504,9 +492,8 @@ impl<L: Listener> Reader<'_, '_, L> {
         loop {
             let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
             let remaining = self.c.remaining_bits();
-            match self.c.step()? {
-                Step::Record => {
-                    let r = self.c.record();
+            match self.c.next_entry()? {
+                Entry::Record(r) => {
                     if let Some(l) = &mut layout {
                         l.items.push(r.abbrev_id as u16);
                     }
@@ -519,22 +506,19 @@ impl<L: Listener> Reader<'_, '_, L> {
                         self.l.record(&v, &r, item);
                     }
                 }
-                Step::Abbrev => {
-                    let pos = self.c.last_pos();
+                Entry::Abbrev { pos, .. } => {
                     let (abbrev, target) = self.c.defined();
                     let abbrev = abbrev.clone();
                     self.local_abbrev(&mut layout, pos, abbrev, target)?;
                 }
-                Step::Enter => {
-                    let e = self.c.entered();
+                Entry::Enter(e) => {
                     return Err(self.st.err(
                         e.pos,
                         Rule::UnknownBlock,
                         format!("Don't know how to parse block {}, when in block {}", e.block_id, block::GLOBALS),
                     ));
                 }
-                Step::Exit => {
-                    let pos = self.c.last_pos();
+                Entry::Exit(pos) => {
                     let expected = self
                         .st
                         .expected_globals
@@ -562,7 +546,7 @@ impl<L: Listener> Reader<'_, '_, L> {
                     self.st.blocks.pop();
                     return Ok(());
                 }
-                Step::End => unreachable!("inside a block"),
+                Entry::End(_) => unreachable!("inside a block"),
             }
         }
     }
@@ -596,9 +580,8 @@ impl<L: Listener> Reader<'_, '_, L> {
         self.st.m.symtab.get_or_insert_with(Vec::new);
         loop {
             let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
-            match self.c.step()? {
-                Step::Record => {
-                    let r = self.c.record();
+            match self.c.next_entry()? {
+                Entry::Record(r) => {
                     if let Some(l) = &mut layout {
                         l.items.push(r.abbrev_id as u16);
                     }
@@ -611,22 +594,19 @@ impl<L: Listener> Reader<'_, '_, L> {
                         self.l.record(&v, &r, item);
                     }
                 }
-                Step::Abbrev => {
-                    let pos = self.c.last_pos();
+                Entry::Abbrev { pos, .. } => {
                     let (abbrev, target) = self.c.defined();
                     let abbrev = abbrev.clone();
                     self.local_abbrev(&mut layout, pos, abbrev, target)?;
                 }
-                Step::Enter => {
-                    let e = self.c.entered();
+                Entry::Enter(e) => {
                     return Err(self.st.err(
                         e.pos,
                         Rule::UnknownBlock,
                         format!("Don't know how to parse block {}, when in block {}", e.block_id, block::VALUESYMTAB),
                     ));
                 }
-                Step::Exit => {
-                    let pos = self.c.last_pos();
+                Entry::Exit(pos) => {
                     if let (Some(ml), Some(l)) = (&mut self.st.layout, layout) {
                         ml.symtab = Some(l);
                     }
@@ -636,7 +616,7 @@ impl<L: Listener> Reader<'_, '_, L> {
                     self.st.blocks.pop();
                     return Ok(());
                 }
-                Step::End => unreachable!("inside a block"),
+                Entry::End(_) => unreachable!("inside a block"),
             }
         }
     }

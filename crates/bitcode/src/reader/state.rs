@@ -62,6 +62,9 @@ pub(crate) struct FnState {
     pub params: Vec<Ty>,
     /// Value numbering.
     pub space: ValueSpace,
+    /// Absolute index of the first local value (`%p0`): the functions and globals come
+    /// first. Kept apart from `space` because every operand is checked against it.
+    pub first_local: u32,
     /// The body built so far.
     pub body: FunctionBody,
     /// Absolute index of the next instruction value.
