@@ -186,6 +186,15 @@ pub enum Step {
     End,
 }
 
+/// Where the operands of the last record are in the [`Cursor`].
+#[derive(Clone, Copy, Debug)]
+enum Operands {
+    /// `window_values[start..end]`.
+    Window { start: usize, end: usize },
+    /// `ops[start..]`.
+    Fields { start: usize },
+}
+
 struct Scope {
     block_id: u32,
     width: u32,
@@ -210,16 +219,13 @@ pub struct Cursor<'a> {
     blockinfo: BlockInfo,
     /// Block id that BLOCKINFO records currently describe (set by SETBID).
     setbid: Option<u32>,
-    /// Values of the last record read field by field; operands start at `ops_start` (the
-    /// abbreviated path decodes the record code into `ops[0]`).
+    /// Values of the last record read field by field (the abbreviated path decodes the
+    /// record code into `ops[0]`).
     ops: Vec<u64>,
-    /// Values of the last record decoded from one window; its operands are
-    /// `window_values[ops_start..ops_end]`.
+    /// Values of the last record decoded from one window.
     window_values: [u64; MAX_WINDOW_VALUES],
-    /// True when the last record's operands are in `window_values`.
-    in_window: bool,
-    ops_start: usize,
-    ops_end: usize,
+    /// Where the last record's operands are.
+    operands: Operands,
     defined: Option<Arc<Abbrev>>,
     /// Abbreviation-id width of the innermost block (cached from `scopes`).
     width: u32,
@@ -247,9 +253,7 @@ impl<'a> Cursor<'a> {
             setbid: None,
             ops: Vec::with_capacity(64),
             window_values: [0; MAX_WINDOW_VALUES],
-            in_window: false,
-            ops_start: 0,
-            ops_end: 0,
+            operands: Operands::Fields { start: 0 },
             defined: None,
             width: 0,
             in_blockinfo: false,
@@ -386,7 +390,7 @@ impl<'a> Cursor<'a> {
         // pipeline. Only BLOCKINFO records, which update the cursor's own state, are noted.
         if let Some((id, code, start, end)) = self.fast_record() {
             if self.in_blockinfo {
-                self.window_record_read(pos, id, code, start, end)?;
+                self.record_read(pos, id, code, Operands::Window { start, end }, None)?;
             }
             let ops = &self.window_values[start..end];
             return Ok(Entry::Record(Record { pos, abbrev_id: id, code, ops, blob: None }));
@@ -438,7 +442,7 @@ impl<'a> Cursor<'a> {
         let pos = self.reader.pos();
         self.last_pos = pos;
         if let Some((id, code, start, end)) = self.fast_record() {
-            return self.window_record_read(pos, id, code, start, end);
+            return self.record_read(pos, id, code, Operands::Window { start, end }, None);
         }
         self.step_slow(pos)
     }
@@ -495,7 +499,7 @@ impl<'a> Cursor<'a> {
                 self.ops.clear();
                 self.ops.reserve(count as usize);
                 self.reader.read_vbr6_values(count, &mut self.ops)?;
-                self.record_read(pos, id, code, 0, None)
+                self.record_read(pos, id, code, Operands::Fields { start: 0 }, None)
             }
             _ => {
                 let index = (id - FIRST_APPLICATION_ABBREV) as usize;
@@ -506,47 +510,23 @@ impl<'a> Cursor<'a> {
                     ));
                 };
                 let blob = abbrev.decode(&mut self.reader, &mut self.ops, pos)?;
-                self.record_read(pos, id, self.ops[0], 1, blob)
+                self.record_read(pos, id, self.ops[0], Operands::Fields { start: 1 }, blob)
             }
         }
     }
 
-    /// Notes the record just decoded from one window (its operands are
-    /// `window_values[start..end]`) for [`Cursor::record`].
-    #[inline(always)]
-    fn window_record_read(&mut self, pos: BitPos, id: u32, code: u64, start: usize, end: usize) -> Result<Step> {
-        self.in_window = true;
-        self.ops_end = end;
-        self.record_noted(pos, id, code, start, None)
-    }
-
-    /// Notes the record just decoded field by field (its operands are `ops[ops_start..]`)
-    /// for [`Cursor::record`].
+    /// Notes the record just decoded for [`Cursor::record`], and updates BLOCKINFO state
+    /// if it is a BLOCKINFO record.
     #[inline(always)]
     fn record_read(
         &mut self,
         pos: BitPos,
         id: u32,
         code: u64,
-        ops_start: usize,
+        operands: Operands,
         blob: Option<&'a [u8]>,
     ) -> Result<Step> {
-        self.in_window = false;
-        self.record_noted(pos, id, code, ops_start, blob)
-    }
-
-    /// Notes the details of the record just read, and updates BLOCKINFO state if it is a
-    /// BLOCKINFO record.
-    #[inline(always)]
-    fn record_noted(
-        &mut self,
-        pos: BitPos,
-        id: u32,
-        code: u64,
-        ops_start: usize,
-        blob: Option<&'a [u8]>,
-    ) -> Result<Step> {
-        self.ops_start = ops_start;
+        self.operands = operands;
         self.last_abbrev_id = id;
         self.last_code = code;
         self.last_blob = blob;
@@ -660,7 +640,10 @@ impl<'a> Cursor<'a> {
     /// Operands of the record just read.
     #[inline]
     fn record_args(&self) -> &[u64] {
-        if self.in_window { &self.window_values[self.ops_start..self.ops_end] } else { &self.ops[self.ops_start..] }
+        match self.operands {
+            Operands::Window { start, end } => &self.window_values[start..end],
+            Operands::Fields { start } => &self.ops[start..],
+        }
     }
 }
 
