@@ -145,12 +145,61 @@ fn vbr_field(window: u64, valid: u64, avail: u32, at: u32, width: u32, continuat
 /// six bits after its code and count.
 pub(crate) const MAX_WINDOW_VALUES: usize = 10;
 
+/// The shapes of PNaCl's standard abbreviations: a literal record code, then up to three
+/// VBR6, VBR4, VBR8 or fixed fields. Each is decoded by straight-line code, so a record
+/// costs one branch on its shape rather than one per field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Shape {
+    /// Any other abbreviation, decoded field by field.
+    General,
+    /// `[literal]` (ret void, unreachable).
+    L,
+    /// `[literal, vbr6]` (ret, reloc).
+    LV6,
+    /// `[literal, vbr8]` (integer and float constants, zerofill, compound).
+    LV8,
+    /// `[literal, fixed]` (set type).
+    LF,
+    /// `[literal, vbr6, vbr6]` (reloc with addend).
+    LV6V6,
+    /// `[literal, vbr6, fixed]` (forward type declaration, var).
+    LV6F,
+    /// `[literal, vbr6, vbr4, vbr4]` (load).
+    LV6V4V4,
+    /// `[literal, vbr6, vbr6, vbr4]` (store).
+    LV6V6V4,
+    /// `[literal, vbr6, vbr6, fixed]` (binop).
+    LV6V6F,
+    /// `[literal, vbr6, fixed, fixed]` (cast).
+    LV6FF,
+}
+
 /// How to decode a scalar abbreviation (literal, fixed, VBR and char6 operands only) from
 /// one window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Packed {
     len: usize,
     fields: [Field; MAX_PACKED_FIELDS],
+    shape: Shape,
+    /// For a shape other than `General`: the literal and the widths of the fixed fields.
+    lit: u64,
+    fixed: [u32; 2],
+}
+
+/// A VBR field of `W`-bit chunks at bit `at`: see [`vbr_field`].
+#[inline(always)]
+fn vbr<const W: u32>(window: u64, valid: u64, avail: u32, at: u32) -> Option<(u64, u32)> {
+    vbr_field(window, valid, avail, at, W, const { continuation_bits(W) })
+}
+
+/// A fixed field of `width` bits at bit `at` of `window`, of which the low `avail` bits are
+/// valid: its value and where it ends.
+#[inline(always)]
+fn fixed(window: u64, avail: u32, at: u32, width: u32) -> Option<(u64, u32)> {
+    if at + width > avail {
+        return None;
+    }
+    Some(((window >> at) & low_bits(width), at + width))
 }
 
 impl Packed {
@@ -173,7 +222,21 @@ impl Packed {
                 Op::Fixed(_) | Op::Array | Op::Blob => return None,
             };
         }
-        Some(Packed { len: ops.len(), fields })
+        use Field::{Fixed as F, Value as L, Vbr4 as V4, Vbr6 as V6, Vbr8 as V8};
+        let (shape, lit, fixed) = match fields[..ops.len()] {
+            [L(c)] => (Shape::L, c, [0, 0]),
+            [L(c), V6] => (Shape::LV6, c, [0, 0]),
+            [L(c), V8] => (Shape::LV8, c, [0, 0]),
+            [L(c), F { width }] => (Shape::LF, c, [width, 0]),
+            [L(c), V6, V6] => (Shape::LV6V6, c, [0, 0]),
+            [L(c), V6, F { width }] => (Shape::LV6F, c, [width, 0]),
+            [L(c), V6, V4, V4] => (Shape::LV6V4V4, c, [0, 0]),
+            [L(c), V6, V6, V4] => (Shape::LV6V6V4, c, [0, 0]),
+            [L(c), V6, V6, F { width }] => (Shape::LV6V6F, c, [width, 0]),
+            [L(c), V6, F { width: a }, F { width: b }] => (Shape::LV6FF, c, [a, b]),
+            _ => (Shape::General, 0, [0, 0]),
+        };
+        Some(Packed { len: ops.len(), fields, shape, lit, fixed })
     }
 
     /// How many values the plan decodes (record code included).
@@ -187,6 +250,77 @@ impl Packed {
     /// the window.
     #[inline(always)]
     pub(crate) fn decode(&self, window: u64, avail: u32, out: &mut [u64; MAX_WINDOW_VALUES]) -> Option<u32> {
+        let valid = low_bits(avail);
+        let (w, v, lit, [f1, f2]) = (window, valid, self.lit, self.fixed);
+        // Each arm decodes its fields in order; `at` is where the next field starts.
+        let at = match self.shape {
+            Shape::General => return self.decode_fields(window, avail, out),
+            Shape::L => {
+                out[0] = lit;
+                0
+            }
+            Shape::LV6 => {
+                let (a, at) = vbr::<6>(w, v, avail, 0)?;
+                out[..2].copy_from_slice(&[lit, a]);
+                at
+            }
+            Shape::LV8 => {
+                let (a, at) = vbr::<8>(w, v, avail, 0)?;
+                out[..2].copy_from_slice(&[lit, a]);
+                at
+            }
+            Shape::LF => {
+                let (a, at) = fixed(w, avail, 0, f1)?;
+                out[..2].copy_from_slice(&[lit, a]);
+                at
+            }
+            Shape::LV6V6 => {
+                let (a, at) = vbr::<6>(w, v, avail, 0)?;
+                let (b, at) = vbr::<6>(w, v, avail, at)?;
+                out[..3].copy_from_slice(&[lit, a, b]);
+                at
+            }
+            Shape::LV6F => {
+                let (a, at) = vbr::<6>(w, v, avail, 0)?;
+                let (b, at) = fixed(w, avail, at, f1)?;
+                out[..3].copy_from_slice(&[lit, a, b]);
+                at
+            }
+            Shape::LV6V4V4 => {
+                let (a, at) = vbr::<6>(w, v, avail, 0)?;
+                let (b, at) = vbr::<4>(w, v, avail, at)?;
+                let (c, at) = vbr::<4>(w, v, avail, at)?;
+                out[..4].copy_from_slice(&[lit, a, b, c]);
+                at
+            }
+            Shape::LV6V6V4 => {
+                let (a, at) = vbr::<6>(w, v, avail, 0)?;
+                let (b, at) = vbr::<6>(w, v, avail, at)?;
+                let (c, at) = vbr::<4>(w, v, avail, at)?;
+                out[..4].copy_from_slice(&[lit, a, b, c]);
+                at
+            }
+            Shape::LV6V6F => {
+                let (a, at) = vbr::<6>(w, v, avail, 0)?;
+                let (b, at) = vbr::<6>(w, v, avail, at)?;
+                let (c, at) = fixed(w, avail, at, f1)?;
+                out[..4].copy_from_slice(&[lit, a, b, c]);
+                at
+            }
+            Shape::LV6FF => {
+                let (a, at) = vbr::<6>(w, v, avail, 0)?;
+                let (b, at) = fixed(w, avail, at, f1)?;
+                let (c, at) = fixed(w, avail, at, f2)?;
+                out[..4].copy_from_slice(&[lit, a, b, c]);
+                at
+            }
+        };
+        Some(at)
+    }
+
+    /// [`Packed::decode`] for an abbreviation of no particular shape, field by field.
+    #[inline(always)]
+    fn decode_fields(&self, window: u64, avail: u32, out: &mut [u64; MAX_WINDOW_VALUES]) -> Option<u32> {
         let valid = low_bits(avail);
         let mut at = 0u32;
         let fields = &self.fields[..self.len];
@@ -321,17 +455,26 @@ mod tests {
 
     #[test]
     fn packed_plans_match_the_bit_reader() {
-        let shapes: [&[Op]; 6] = [
-            &[Op::Literal(2), Op::Vbr(6), Op::Vbr(6), Op::Fixed(4)],
-            &[Op::Literal(20), Op::Vbr(6), Op::Vbr(4), Op::Vbr(4)],
+        // Every `Shape`, then abbreviations of no particular shape.
+        let shapes: [&[Op]; 13] = [
+            &[Op::Literal(10)],
+            &[Op::Literal(10), Op::Vbr(6)],
             &[Op::Literal(4), Op::Vbr(8)],
+            &[Op::Literal(1), Op::Fixed(5)],
+            &[Op::Literal(2), Op::Vbr(6), Op::Vbr(6)],
+            &[Op::Literal(43), Op::Vbr(6), Op::Fixed(5)],
+            &[Op::Literal(20), Op::Vbr(6), Op::Vbr(4), Op::Vbr(4)],
+            &[Op::Literal(44), Op::Vbr(6), Op::Vbr(6), Op::Vbr(4)],
+            &[Op::Literal(2), Op::Vbr(6), Op::Vbr(6), Op::Fixed(4)],
+            &[Op::Literal(3), Op::Vbr(6), Op::Fixed(5), Op::Fixed(4)],
             &[Op::Fixed(3), Op::Char6, Op::Vbr(2), Op::Fixed(0), Op::Vbr(0), Op::Fixed(17)],
             &[Op::Vbr(32), Op::Fixed(1)],
             &[Op::Vbr(3), Op::Vbr(3), Op::Vbr(3), Op::Fixed(57)],
         ];
         let mut rng = Rng(42);
-        for ops in shapes {
+        for (i, ops) in shapes.into_iter().enumerate() {
             let plan = Packed::plan(ops).unwrap();
+            assert_eq!(plan.shape != Shape::General, i < 10, "{ops:?}");
             for _ in 0..5_000 {
                 let mut w = BitWriter::new();
                 let mut values = Vec::new();
