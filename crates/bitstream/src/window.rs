@@ -325,45 +325,19 @@ impl Packed {
         let mut at = 0u32;
         let fields = &self.fields[..self.len];
         for (f, out) in fields.iter().zip(&mut out[..MAX_PACKED_FIELDS]) {
-            let v = match *f {
-                Field::Value(v) => v,
-                Field::Fixed { width } => {
-                    if at + width > avail {
-                        return None;
-                    }
-                    let v = (window >> at) & low_bits(width);
-                    at += width;
-                    v
-                }
-                Field::Vbr { width, continuation } => {
-                    let (v, end) = vbr_field(window, valid, avail, at, width, continuation)?;
-                    at = end;
-                    v
-                }
-                Field::Vbr4 => {
-                    let (v, end) = vbr_field(window, valid, avail, at, 4, continuation_bits(4))?;
-                    at = end;
-                    v
-                }
-                Field::Vbr6 => {
-                    let (v, end) = vbr_field(window, valid, avail, at, 6, VBR6_CONTINUATION_BITS)?;
-                    at = end;
-                    v
-                }
-                Field::Vbr8 => {
-                    let (v, end) = vbr_field(window, valid, avail, at, 8, continuation_bits(8))?;
-                    at = end;
-                    v
-                }
+            let (v, end) = match *f {
+                Field::Value(v) => (v, at),
+                Field::Fixed { width } => fixed(window, avail, at, width)?,
+                Field::Vbr { width, continuation } => vbr_field(window, valid, avail, at, width, continuation)?,
+                Field::Vbr4 => vbr::<4>(window, valid, avail, at)?,
+                Field::Vbr6 => vbr::<6>(window, valid, avail, at)?,
+                Field::Vbr8 => vbr::<8>(window, valid, avail, at)?,
                 Field::Char6 => {
-                    if at + 6 > avail {
-                        return None;
-                    }
-                    let v = u64::from(decode_char6((window >> at) as u8));
-                    at += 6;
-                    v
+                    let (c, end) = fixed(window, avail, at, 6)?;
+                    (u64::from(decode_char6(c as u8)), end)
                 }
             };
+            at = end;
             *out = v;
         }
         Some(at)
