@@ -1,5 +1,6 @@
 //! The PNaCl reader on arbitrary bytes: it must return Ok or Err, and whatever it accepts
-//! must be writable in every abbreviation mode and read back to the same IR.
+//! must be writable in every abbreviation mode and read back to the same IR. The portable
+//! decoder must read what the default one (pext, where fast) reads, or fail the same way.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -8,7 +9,14 @@ use pnacl_bitcode::{Abbrevs, NoListener, ReadOptions, read_with, write};
 fuzz_target!(|data: &[u8]| {
     for defer_abi in [false, true] {
         let opts = ReadOptions { defer_abi, positions: true, ..ReadOptions::default() };
-        let Ok(m) = read_with(data, opts, &mut NoListener) else { continue };
+        let read = read_with(data, opts, &mut NoListener);
+        let portable = read_with(data, ReadOptions { portable_decoding: true, ..opts }, &mut NoListener);
+        match (&read, &portable) {
+            (Ok(a), Ok(b)) => assert!(a.same_contents(b) && a.positions == b.positions, "portable read differs"),
+            (Err(a), Err(b)) => assert_eq!((a.pos, &a.message), (b.pos, &b.message), "portable error differs"),
+            _ => panic!("portable read {:?}, default read {:?}", portable.is_ok(), read.is_ok()),
+        }
+        let Ok(m) = read else { continue };
         for mode in [Abbrevs::Keep, Abbrevs::Standard, Abbrevs::None] {
             let bytes = write(&m, mode).expect("an accepted module can be written");
             let back = read_with(&bytes, opts, &mut NoListener).expect("a written module can be read");

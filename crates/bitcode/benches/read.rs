@@ -40,6 +40,12 @@ fn bench(c: &mut Criterion) {
             files.iter().map(|(_, d)| read_with(black_box(d), opts, &mut NoListener).unwrap()).collect::<Vec<_>>()
         })
     });
+    g.bench_function("corpus/read-validate-portable", |b| {
+        let opts = ReadOptions { portable_decoding: true, ..ReadOptions::default() };
+        b.iter_with_large_drop(|| {
+            files.iter().map(|(_, d)| read_with(black_box(d), opts, &mut NoListener).unwrap()).collect::<Vec<_>>()
+        })
+    });
     g.bench_function("corpus/read-validate-positions", |b| {
         let opts = ReadOptions { positions: true, ..ReadOptions::default() };
         b.iter_with_large_drop(|| {

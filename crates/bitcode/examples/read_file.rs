@@ -19,12 +19,14 @@ fn main() {
         Ok(m) => {
             let bodies = m.functions.iter().filter(|f| f.body.is_some()).count();
             println!(
-                "{path}: {} bytes, {} types, {} functions ({bodies} defined), {} globals, {} instruction records",
+                "{path}: {} bytes, {} types, {} functions ({bodies} defined), {} globals, {} instruction records \
+                 (VBR fields decoded with {})",
                 data.len(),
                 m.types.len(),
                 m.functions.len(),
                 m.globals.len(),
-                m.instruction_count()
+                m.instruction_count(),
+                if pnacl_bitcode::ReadOptions::default().uses_pext() { "pext" } else { "shifts and masks" },
             );
         }
         Err(e) => {

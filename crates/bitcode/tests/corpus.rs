@@ -61,12 +61,33 @@ fn parallel_reading_gives_the_same_module() {
         let opts = ReadOptions { positions: true, ..ReadOptions::default() };
         let seq = read_with(&data, opts, &mut pnacl_bitcode::NoListener).unwrap();
         let par = pnacl_bitcode::read_parallel(&data, opts).unwrap();
-        assert!(seq.same_contents(&par), "{}", e.file);
-        assert_eq!(seq.positions, par.positions, "{}", e.file);
-        assert_eq!(seq.layout, par.layout, "{}", e.file);
-        let bodies =
-            |m: &Module| m.functions.iter().map(|f| f.body.as_ref().map(|b| b.positions.clone())).collect::<Vec<_>>();
-        assert_eq!(bodies(&seq), bodies(&par), "{}", e.file);
+        assert_same_read(&seq, &par, &e.file);
+    }
+}
+
+/// Asserts that two reads of `file` gave the same module, positions and layout.
+fn assert_same_read(a: &Module, b: &Module, file: &str) {
+    assert!(a.same_contents(b), "{file}");
+    assert_eq!(a.positions, b.positions, "{file}");
+    assert_eq!(a.layout, b.layout, "{file}");
+    let bodies =
+        |m: &Module| m.functions.iter().map(|f| f.body.as_ref().map(|b| b.positions.clone())).collect::<Vec<_>>();
+    assert_eq!(bodies(a), bodies(b), "{file}");
+}
+
+#[test]
+fn portable_decoding_gives_the_same_module() {
+    // Where the processor runs pext fast, the default read uses it; the portable decoder
+    // must read the same module, positions and layout. Elsewhere both reads are portable.
+    eprintln!("default read uses pext: {}", ReadOptions::default().uses_pext());
+    for e in pexes() {
+        let data = std::fs::read(e.path()).unwrap();
+        let opts = ReadOptions { positions: true, ..ReadOptions::default() };
+        let default = read_with(&data, opts, &mut pnacl_bitcode::NoListener).unwrap();
+        let portable_opts = ReadOptions { portable_decoding: true, ..opts };
+        assert!(!portable_opts.uses_pext());
+        let portable = read_with(&data, portable_opts, &mut pnacl_bitcode::NoListener).unwrap();
+        assert_same_read(&default, &portable, &e.file);
     }
 }
 

@@ -4,7 +4,7 @@
 //! Mutations are seeded per file, so a failure names the file and the seed that reproduces
 //! it. Files are spread over threads to keep the run short.
 
-use pnacl_bitcode::{ReadOptions, read_with};
+use pnacl_bitcode::{Module, ReadError, ReadOptions, read_with};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// A small deterministic generator (xorshift64*).
@@ -68,6 +68,20 @@ fn mutate(data: &[u8], rng: &mut Rng) -> Vec<u8> {
     d
 }
 
+/// How two reads of the same input differ, if they do: a different module, or a different
+/// error.
+fn differs(a: &Result<Module, ReadError>, b: &Result<Module, ReadError>) -> Option<String> {
+    match (a, b) {
+        (Ok(a), Ok(b)) if a.same_contents(b) => None,
+        (Err(a), Err(b)) if a.pos == b.pos && a.message == b.message => None,
+        _ => Some(format!(
+            "{:?} vs {:?}",
+            a.as_ref().map(|_| ()).map_err(|e| e.to_string()),
+            b.as_ref().map(|_| ()).map_err(|e| e.to_string())
+        )),
+    }
+}
+
 #[test]
 fn mutated_corpus_pexes_never_panic() {
     let files = pnacl_testutil::pexes();
@@ -99,29 +113,28 @@ fn mutated_corpus_pexes_never_panic() {
                                     Err(_) => failures.push(format!("{} seed {seed:#x} defer_abi {defer_abi}", e.file)),
                                 }
                                 total += 1;
-                                // The parallel reader finds the same module or the same
-                                // (first) error, on a sample.
+                                // The parallel reader, and the portable decoder where
+                                // pext is used, find the same module or the same (first)
+                                // error, on a sample.
                                 if i % 16 == 0 {
+                                    let portable = ReadOptions { portable_decoding: true, ..opts };
                                     let same = catch_unwind(AssertUnwindSafe(|| {
                                         let seq = read_with(&input, opts, &mut pnacl_bitcode::NoListener);
                                         let par = pnacl_bitcode::read_parallel(&input, opts);
-                                        match (&seq, &par) {
-                                            (Ok(a), Ok(b)) if a.same_contents(b) => None,
-                                            (Err(a), Err(b)) if a.pos == b.pos && a.message == b.message => None,
-                                            _ => Some(format!(
-                                                "{:?} vs {:?}",
-                                                seq.map(|_| ()).map_err(|e| e.to_string()),
-                                                par.map(|_| ()).map_err(|e| e.to_string())
-                                            )),
-                                        }
+                                        let port = read_with(&input, portable, &mut pnacl_bitcode::NoListener);
+                                        [("parallel", par), ("portable", port)].into_iter().find_map(|(how, other)| {
+                                            differs(&seq, &other).map(|d| format!("{how}: {d}"))
+                                        })
                                     }));
                                     match same {
                                         Ok(None) => {}
-                                        Ok(Some(d)) => failures
-                                            .push(format!("{} seed {seed:#x}: parallel read differs: {d}", e.file)),
-                                        Err(_) => {
-                                            failures.push(format!("{} seed {seed:#x}: parallel read panicked", e.file))
+                                        Ok(Some(d)) => {
+                                            failures.push(format!("{} seed {seed:#x}: read differs, {d}", e.file))
                                         }
+                                        Err(_) => failures.push(format!(
+                                            "{} seed {seed:#x}: parallel or portable read panicked",
+                                            e.file
+                                        )),
                                     }
                                 }
                             }

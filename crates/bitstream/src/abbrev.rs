@@ -7,6 +7,7 @@
 
 use crate::bits::{BitReader, BitWriter, bits_needed};
 use crate::error::{Error, Result};
+use crate::gather::ShiftGather;
 use crate::position::BitPos;
 use crate::window::{MAX_WINDOW_VALUES, Packed};
 use std::fmt;
@@ -200,7 +201,7 @@ impl Abbrev {
             && let Some((window, avail)) = r.peek_window()
         {
             let mut values = [0; MAX_WINDOW_VALUES];
-            if let Some(bits) = p.decode(window, avail, &mut values) {
+            if let Some(bits) = p.decode::<ShiftGather>(window, avail, &mut values) {
                 r.consume(bits)?;
                 out.extend_from_slice(&values[..p.len()]);
                 return Ok(None);

@@ -5,6 +5,7 @@
 //! movable limit, so a block can be confined to the length its header declares.
 
 use crate::error::{Error, Result};
+use crate::gather::Gather;
 use crate::position::BitPos;
 use crate::window::Vbr6Fields;
 
@@ -164,14 +165,14 @@ impl<'a> BitReader<'a> {
     /// long for one window. They are decoded a window at a time; a value that does not fit
     /// in a window, or runs past the limit, is read by [`BitReader::read_vbr`], which also
     /// reports any error.
-    pub(crate) fn read_vbr6_values(&mut self, count: u64, out: &mut Vec<u64>) -> Result<()> {
+    pub(crate) fn read_vbr6_values<G: Gather>(&mut self, count: u64, out: &mut Vec<u64>) -> Result<()> {
         let mut left = count;
         while left > 0 {
             let mut decoded = 0;
             if let Some((window, avail)) = self.peek_window() {
                 let mut fields = Vbr6Fields::new(window, avail);
                 while decoded < left
-                    && let Some(v) = fields.next_field()
+                    && let Some(v) = fields.next_field::<G>()
                 {
                     out.push(v);
                     decoded += 1;

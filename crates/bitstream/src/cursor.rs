@@ -11,8 +11,11 @@
 use crate::abbrev::Abbrev;
 use crate::bits::BitReader;
 use crate::error::{Error, Result};
+use crate::gather::{Gather, ShiftGather};
 use crate::position::BitPos;
 use crate::window::{MAX_WINDOW_VALUES, Packed, Vbr6Fields};
+use std::any::type_name;
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 /// Abbreviation id of `END_BLOCK`.
@@ -207,7 +210,10 @@ struct Scope {
 }
 
 /// A reader of bitstream entries. See the module documentation.
-pub struct Cursor<'a> {
+///
+/// `G` is how VBR fields decoded from a window lose their continuation bits: the portable
+/// [`ShiftGather`] unless the cursor is created with [`Cursor::with_gather`].
+pub struct Cursor<'a, G: Gather = ShiftGather> {
     reader: BitReader<'a>,
     top_width: u32,
     scopes: Vec<Scope>,
@@ -238,12 +244,30 @@ pub struct Cursor<'a> {
     last_blob: Option<&'a [u8]>,
     last_enter: Enter,
     last_target: AbbrevTarget,
+    gather: PhantomData<fn() -> G>,
 }
 
 impl<'a> Cursor<'a> {
     /// Creates a cursor over `data` starting at `start` (the first bit after any header),
     /// with top-level abbreviation ids of `top_width` bits (2 for LLVM and PNaCl files).
     pub fn new(data: &'a [u8], start: BitPos, top_width: u32) -> Result<Self> {
+        Self::with_gather(data, start, top_width)
+    }
+
+    /// Creates a cursor positioned at the body of a block whose `ENTER_SUBBLOCK` was already
+    /// read elsewhere (used to parse blocks independently, for example in parallel).
+    pub fn in_block(data: &'a [u8], enter: &Enter, blockinfo: BlockInfo) -> Result<Self> {
+        Self::in_block_with_gather(data, enter, blockinfo)
+    }
+}
+
+impl<'a, G: Gather> Cursor<'a, G> {
+    /// [`Cursor::new`] with the gather `G`. Fails, at `start`, if this processor cannot run
+    /// `G`.
+    pub fn with_gather(data: &'a [u8], start: BitPos, top_width: u32) -> Result<Self> {
+        if !G::available() {
+            return Err(Error::new(start, format!("{} needs a processor feature this one lacks", type_name::<G>())));
+        }
         let mut c = Cursor {
             reader: BitReader::at(data, start)?,
             top_width,
@@ -270,6 +294,7 @@ impl<'a> Cursor<'a> {
                 end: BitPos(0),
             },
             last_target: AbbrevTarget::Local { abbrev_id: 0 },
+            gather: PhantomData,
         };
         c.sync_scope();
         Ok(c)
@@ -289,10 +314,9 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// Creates a cursor positioned at the body of a block whose `ENTER_SUBBLOCK` was already
-    /// read elsewhere (used to parse blocks independently, for example in parallel).
-    pub fn in_block(data: &'a [u8], enter: &Enter, blockinfo: BlockInfo) -> Result<Self> {
-        let mut c = Cursor::new(data, enter.body, 2)?;
+    /// [`Cursor::in_block`] with the gather `G`.
+    pub fn in_block_with_gather(data: &'a [u8], enter: &Enter, blockinfo: BlockInfo) -> Result<Self> {
+        let mut c = Self::with_gather(data, enter.body, 2)?;
         let parent_limit = c.reader.limit();
         c.reader.set_limit((enter.end.0 / 8) as usize)?;
         let globals = blockinfo.snapshot(enter.block_id);
@@ -461,11 +485,11 @@ impl<'a> Cursor<'a> {
         let id = (window & (u64::MAX >> (64 - width))) as u32;
         let (rest, rest_avail) = (window >> width, avail - width);
         if id == UNABBREV_RECORD {
-            let (code, count, bits) = unabbrev_window(rest, rest_avail, &mut self.window_values)?;
+            let (code, count, bits) = unabbrev_window::<G>(rest, rest_avail, &mut self.window_values)?;
             self.reader.try_consume(width + bits).then_some((id, code, 0, count))
         } else if id >= FIRST_APPLICATION_ABBREV {
             let plan = self.set.plans.get((id - FIRST_APPLICATION_ABBREV) as usize)?.as_ref()?;
-            let bits = plan.decode(rest, rest_avail, &mut self.window_values)?;
+            let bits = plan.decode::<G>(rest, rest_avail, &mut self.window_values)?;
             let len = plan.len();
             self.reader.try_consume(width + bits).then(|| (id, self.window_values[0], 1, len))
         } else {
@@ -498,7 +522,7 @@ impl<'a> Cursor<'a> {
                 }
                 self.ops.clear();
                 self.ops.reserve(count as usize);
-                self.reader.read_vbr6_values(count, &mut self.ops)?;
+                self.reader.read_vbr6_values::<G>(count, &mut self.ops)?;
                 self.record_read(pos, id, code, Operands::Fields { start: 0 }, None)
             }
             _ => {
@@ -652,16 +676,20 @@ impl<'a> Cursor<'a> {
 /// number of operands and the bits the record takes, or `None` if it does not end within
 /// the window.
 #[inline(always)]
-fn unabbrev_window(window: u64, avail: u32, out: &mut [u64; MAX_WINDOW_VALUES]) -> Option<(u64, usize, u32)> {
+fn unabbrev_window<G: Gather>(
+    window: u64,
+    avail: u32,
+    out: &mut [u64; MAX_WINDOW_VALUES],
+) -> Option<(u64, usize, u32)> {
     let mut fields = Vbr6Fields::new(window, avail);
-    let code = fields.next_field()?;
-    let count = fields.next_field()? as usize;
+    let code = fields.next_field::<G>()?;
+    let count = fields.next_field::<G>()? as usize;
     // Each operand takes at least 6 bits, so a window holds fewer than `MAX_WINDOW_VALUES`.
     if count >= MAX_WINDOW_VALUES {
         return None;
     }
     for v in &mut out[..count] {
-        *v = fields.next_field()?;
+        *v = fields.next_field::<G>()?;
     }
     Some((code, count, fields.used()))
 }

@@ -15,6 +15,7 @@ mod container;
 mod cursor;
 mod encoder;
 mod error;
+mod gather;
 mod position;
 mod window;
 
@@ -31,4 +32,5 @@ pub use cursor::{
 };
 pub use encoder::StreamWriter;
 pub use error::{Error, ErrorData, ErrorKind, Result};
+pub use gather::{Gather, PextGather, ShiftGather};
 pub use position::BitPos;

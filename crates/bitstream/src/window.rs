@@ -7,13 +7,15 @@
 //!
 //! VBR fields are split without a loop over their chunks: a field ends at the first chunk
 //! whose continuation bit is clear, which is the lowest set bit of `!window` under the mask
-//! of continuation-bit positions, and its payload is gathered by dropping those bits with a
-//! few shifts and masks. Values of relative operands are mostly one or two chunks, so a
-//! chunk-by-chunk loop would branch unpredictably on every field.
+//! of continuation-bit positions, and its payload is gathered by dropping those bits (one
+//! `pext`, or a few shifts and masks: see [`crate::gather`]). Values of relative operands
+//! are mostly one or two chunks, so a chunk-by-chunk loop would branch unpredictably on
+//! every field.
 //!
 //! [`BitReader::peek_window`]: crate::bits::BitReader::peek_window
 
 use crate::abbrev::{Op, decode_char6};
+use crate::gather::{Gather, continuation_bits};
 
 /// The fewest valid bits [`crate::bits::BitReader::peek_window`] ever returns.
 const MIN_WINDOW_BITS: u32 = 57;
@@ -22,49 +24,12 @@ const MIN_WINDOW_BITS: u32 = 57;
 /// have at most five; the plan is stored inline so that finding it takes one load.
 const MAX_PACKED_FIELDS: usize = 8;
 
-/// The positions of the continuation bits of consecutive `width`-bit chunks starting at bit
-/// 0: bits `width - 1`, `2 * width - 1`, and so on.
-const fn continuation_bits(width: u32) -> u64 {
-    let mut bits = 0u64;
-    let mut at = width - 1;
-    while at < 64 {
-        bits |= 1 << at;
-        at += width;
-    }
-    bits
-}
-
 const VBR6_CONTINUATION_BITS: u64 = continuation_bits(6);
 
 /// The low `len` bits set (`len` in 1..=64).
 #[inline(always)]
 fn low_bits(len: u32) -> u64 {
     u64::MAX >> (64 - len)
-}
-
-/// The payload of a VBR field: `x` holds its `len` bits (whole chunks of `width` bits);
-/// the continuation bit of each chunk is dropped and the payloads are packed together.
-/// Inlined with a constant `width`, the masks are constants.
-#[inline(always)]
-fn gather(x: u64, len: u32, width: u32) -> u64 {
-    let p = width - 1;
-    let m = (1u64 << p) - 1;
-    // Fields of up to three chunks (relative value ids below 2^15 in VBR6) need no loop.
-    let v = (x & m) | ((x >> 1) & (m << p)) | ((x >> 2) & (m << (2 * p)));
-    if len > 3 * width { gather_rest(x, len, width, v) } else { v }
-}
-
-/// [`gather`] for fields of more than three chunks: adds the payloads of chunks 3 on.
-#[inline(never)]
-fn gather_rest(x: u64, len: u32, width: u32, mut v: u64) -> u64 {
-    let p = width - 1;
-    let m = (1u64 << p) - 1;
-    let mut i = 3;
-    while i * width < len {
-        v |= (x >> i) & (m << (i * p));
-        i += 1;
-    }
-    v
 }
 
 /// Walks the VBR6 fields of a window (an unabbreviated record: code, count, operands).
@@ -85,14 +50,14 @@ impl Vbr6Fields {
 
     /// The next field, or `None` if it does not end within the window.
     #[inline(always)]
-    pub(crate) fn next_field(&mut self) -> Option<u64> {
+    pub(crate) fn next_field<G: Gather>(&mut self) -> Option<u64> {
         if self.ends == 0 {
             return None;
         }
         let end = self.ends.trailing_zeros() + 1;
         self.ends &= self.ends - 1;
         let len = end - self.used;
-        let v = gather((self.window >> self.used) & low_bits(len), len, 6);
+        let v = G::gather((self.window >> self.used) & low_bits(len), len, 6, VBR6_CONTINUATION_BITS);
         self.used = end;
         Some(v)
     }
@@ -127,7 +92,14 @@ enum Field {
 /// at bit `at` of `window`, of which the bits set in `valid` (the low `avail`) are valid.
 /// Returns the value and where the field ends.
 #[inline(always)]
-fn vbr_field(window: u64, valid: u64, avail: u32, at: u32, width: u32, continuation: u64) -> Option<(u64, u32)> {
+fn vbr_field<G: Gather>(
+    window: u64,
+    valid: u64,
+    avail: u32,
+    at: u32,
+    width: u32,
+    continuation: u64,
+) -> Option<(u64, u32)> {
     if at >= avail {
         return None;
     }
@@ -137,7 +109,7 @@ fn vbr_field(window: u64, valid: u64, avail: u32, at: u32, width: u32, continuat
     }
     let end = ends.trailing_zeros() + 1;
     let len = end - at;
-    Some((gather((window >> at) & low_bits(len), len, width), end))
+    Some((G::gather((window >> at) & low_bits(len), len, width, continuation), end))
 }
 
 /// Room for the values of a record decoded from one window: a [`Packed`] plan produces at
@@ -188,8 +160,8 @@ pub(crate) struct Packed {
 
 /// A VBR field of `W`-bit chunks at bit `at`: see [`vbr_field`].
 #[inline(always)]
-fn vbr<const W: u32>(window: u64, valid: u64, avail: u32, at: u32) -> Option<(u64, u32)> {
-    vbr_field(window, valid, avail, at, W, const { continuation_bits(W) })
+fn vbr<G: Gather, const W: u32>(window: u64, valid: u64, avail: u32, at: u32) -> Option<(u64, u32)> {
+    vbr_field::<G>(window, valid, avail, at, W, const { continuation_bits(W) })
 }
 
 /// A fixed field of `width` bits at bit `at` of `window`, of which the low `avail` bits are
@@ -249,23 +221,23 @@ impl Packed {
     /// `out[..self.len()]`; returns the bits it takes, or `None` if it does not end within
     /// the window.
     #[inline(always)]
-    pub(crate) fn decode(&self, window: u64, avail: u32, out: &mut [u64; MAX_WINDOW_VALUES]) -> Option<u32> {
+    pub(crate) fn decode<G: Gather>(&self, window: u64, avail: u32, out: &mut [u64; MAX_WINDOW_VALUES]) -> Option<u32> {
         let valid = low_bits(avail);
         let (w, v, lit, [f1, f2]) = (window, valid, self.lit, self.fixed);
         // Each arm decodes its fields in order; `at` is where the next field starts.
         let at = match self.shape {
-            Shape::General => return self.decode_fields(window, avail, out),
+            Shape::General => return self.decode_fields::<G>(window, avail, out),
             Shape::L => {
                 out[0] = lit;
                 0
             }
             Shape::LV6 => {
-                let (a, at) = vbr::<6>(w, v, avail, 0)?;
+                let (a, at) = vbr::<G, 6>(w, v, avail, 0)?;
                 out[..2].copy_from_slice(&[lit, a]);
                 at
             }
             Shape::LV8 => {
-                let (a, at) = vbr::<8>(w, v, avail, 0)?;
+                let (a, at) = vbr::<G, 8>(w, v, avail, 0)?;
                 out[..2].copy_from_slice(&[lit, a]);
                 at
             }
@@ -275,40 +247,40 @@ impl Packed {
                 at
             }
             Shape::LV6V6 => {
-                let (a, at) = vbr::<6>(w, v, avail, 0)?;
-                let (b, at) = vbr::<6>(w, v, avail, at)?;
+                let (a, at) = vbr::<G, 6>(w, v, avail, 0)?;
+                let (b, at) = vbr::<G, 6>(w, v, avail, at)?;
                 out[..3].copy_from_slice(&[lit, a, b]);
                 at
             }
             Shape::LV6F => {
-                let (a, at) = vbr::<6>(w, v, avail, 0)?;
+                let (a, at) = vbr::<G, 6>(w, v, avail, 0)?;
                 let (b, at) = fixed(w, avail, at, f1)?;
                 out[..3].copy_from_slice(&[lit, a, b]);
                 at
             }
             Shape::LV6V4V4 => {
-                let (a, at) = vbr::<6>(w, v, avail, 0)?;
-                let (b, at) = vbr::<4>(w, v, avail, at)?;
-                let (c, at) = vbr::<4>(w, v, avail, at)?;
+                let (a, at) = vbr::<G, 6>(w, v, avail, 0)?;
+                let (b, at) = vbr::<G, 4>(w, v, avail, at)?;
+                let (c, at) = vbr::<G, 4>(w, v, avail, at)?;
                 out[..4].copy_from_slice(&[lit, a, b, c]);
                 at
             }
             Shape::LV6V6V4 => {
-                let (a, at) = vbr::<6>(w, v, avail, 0)?;
-                let (b, at) = vbr::<6>(w, v, avail, at)?;
-                let (c, at) = vbr::<4>(w, v, avail, at)?;
+                let (a, at) = vbr::<G, 6>(w, v, avail, 0)?;
+                let (b, at) = vbr::<G, 6>(w, v, avail, at)?;
+                let (c, at) = vbr::<G, 4>(w, v, avail, at)?;
                 out[..4].copy_from_slice(&[lit, a, b, c]);
                 at
             }
             Shape::LV6V6F => {
-                let (a, at) = vbr::<6>(w, v, avail, 0)?;
-                let (b, at) = vbr::<6>(w, v, avail, at)?;
+                let (a, at) = vbr::<G, 6>(w, v, avail, 0)?;
+                let (b, at) = vbr::<G, 6>(w, v, avail, at)?;
                 let (c, at) = fixed(w, avail, at, f1)?;
                 out[..4].copy_from_slice(&[lit, a, b, c]);
                 at
             }
             Shape::LV6FF => {
-                let (a, at) = vbr::<6>(w, v, avail, 0)?;
+                let (a, at) = vbr::<G, 6>(w, v, avail, 0)?;
                 let (b, at) = fixed(w, avail, at, f1)?;
                 let (c, at) = fixed(w, avail, at, f2)?;
                 out[..4].copy_from_slice(&[lit, a, b, c]);
@@ -320,7 +292,7 @@ impl Packed {
 
     /// [`Packed::decode`] for an abbreviation of no particular shape, field by field.
     #[inline(always)]
-    fn decode_fields(&self, window: u64, avail: u32, out: &mut [u64; MAX_WINDOW_VALUES]) -> Option<u32> {
+    fn decode_fields<G: Gather>(&self, window: u64, avail: u32, out: &mut [u64; MAX_WINDOW_VALUES]) -> Option<u32> {
         let valid = low_bits(avail);
         let mut at = 0u32;
         let fields = &self.fields[..self.len];
@@ -328,10 +300,10 @@ impl Packed {
             let (v, end) = match *f {
                 Field::Value(v) => (v, at),
                 Field::Fixed { width } => fixed(window, avail, at, width)?,
-                Field::Vbr { width, continuation } => vbr_field(window, valid, avail, at, width, continuation)?,
-                Field::Vbr4 => vbr::<4>(window, valid, avail, at)?,
-                Field::Vbr6 => vbr::<6>(window, valid, avail, at)?,
-                Field::Vbr8 => vbr::<8>(window, valid, avail, at)?,
+                Field::Vbr { width, continuation } => vbr_field::<G>(window, valid, avail, at, width, continuation)?,
+                Field::Vbr4 => vbr::<G, 4>(window, valid, avail, at)?,
+                Field::Vbr6 => vbr::<G, 6>(window, valid, avail, at)?,
+                Field::Vbr8 => vbr::<G, 8>(window, valid, avail, at)?,
                 Field::Char6 => {
                     let (c, end) = fixed(window, avail, at, 6)?;
                     (u64::from(decode_char6(c as u8)), end)
@@ -348,6 +320,17 @@ impl Packed {
 mod tests {
     use super::*;
     use crate::bits::{BitReader, BitWriter};
+    use crate::gather::{PextGather, ShiftGather};
+
+    /// Runs a check with every gather this processor can run.
+    macro_rules! with_each_gather {
+        ($check:ident) => {{
+            $check::<ShiftGather>();
+            if PextGather::available() {
+                $check::<PextGather>();
+            }
+        }};
+    }
 
     /// A small deterministic generator (xorshift), so the tests need no crate.
     struct Rng(u64);
@@ -369,6 +352,10 @@ mod tests {
 
     #[test]
     fn vbr6_fields_match_the_bit_reader() {
+        with_each_gather!(vbr6_fields_match);
+    }
+
+    fn vbr6_fields_match<G: Gather>() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         for _ in 0..20_000 {
             let mut w = BitWriter::new();
@@ -382,7 +369,7 @@ mod tests {
             let mut fields = Vbr6Fields::new(window, avail);
             for &v in &values {
                 let before = r.pos().0;
-                match fields.next_field() {
+                match fields.next_field::<G>() {
                     Some(got) => {
                         assert_eq!(got, v);
                         assert_eq!(r.read_vbr(6).unwrap(), v);
@@ -401,6 +388,10 @@ mod tests {
 
     #[test]
     fn long_vbr6_runs_match_the_bit_reader() {
+        with_each_gather!(long_vbr6_runs_match);
+    }
+
+    fn long_vbr6_runs_match<G: Gather>() {
         // Runs longer than a window, values up to 50 bits (longer than a window's fields
         // can be), and data cut short at every kind of place: the window-by-window reader
         // must give the field-by-field reader's values, or its error at its position.
@@ -418,7 +409,7 @@ mod tests {
             fast.set_limit(cut).unwrap();
             let mut slow = fast.clone();
             let mut got = Vec::new();
-            let got = fast.read_vbr6_values(count, &mut got).map(|()| got);
+            let got = fast.read_vbr6_values::<G>(count, &mut got).map(|()| got);
             let want: crate::error::Result<Vec<u64>> = (0..count).map(|_| slow.read_vbr(6)).collect();
             assert_eq!(got, want);
             if want.is_ok() {
@@ -429,6 +420,10 @@ mod tests {
 
     #[test]
     fn packed_plans_match_the_bit_reader() {
+        with_each_gather!(packed_plans_match);
+    }
+
+    fn packed_plans_match<G: Gather>() {
         // Every `Shape`, then abbreviations of no particular shape.
         let shapes: [&[Op]; 13] = [
             &[Op::Literal(10)],
@@ -480,7 +475,7 @@ mod tests {
                 let data = w.finish();
                 let (window, avail) = BitReader::new(&data).peek_window().unwrap();
                 let mut out = [0; MAX_WINDOW_VALUES];
-                match plan.decode(window, avail, &mut out) {
+                match plan.decode::<G>(window, avail, &mut out) {
                     Some(used) => {
                         assert_eq!(out[..plan.len()], values, "{ops:?}");
                         assert_eq!(u64::from(used), bits);

@@ -10,7 +10,7 @@ use crate::ir::{
     Align, BinOp, BlockLayout, BodyLayout, CastOp, ConstValue, Constant, FunctionBody, ITEM_BLOCK, Inst, LocalSymbol,
     Module, PoolRange, Pred, SetType, SwitchCase, Ty, TypeDef, ValueId, ValueSpace, decode_sign_rotated,
 };
-use pnacl_bitstream::{BitPos, Cursor, Enter, Entry, Record};
+use pnacl_bitstream::{BitPos, Cursor, Enter, Entry, Gather, Record};
 
 /// Read-only module facts a function body needs.
 struct Ctx<'m> {
@@ -169,7 +169,8 @@ impl FnState {
 
     /// Decodes one record of the function block (not a nested block). Returns the index of
     /// the instruction record, or [`DECLARE_BLOCKS`] for the `blocks` record.
-    #[inline]
+    // Always: it has one caller per gather, and the record loop needs it inlined.
+    #[inline(always)]
     fn record(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<u32, ReadError> {
         let pos = r.pos;
         let ops = r.ops;
@@ -877,7 +878,7 @@ impl FnState {
     }
 }
 
-impl<L: Listener> Reader<'_, '_, L> {
+impl<L: Listener, G: Gather> Reader<'_, '_, L, G> {
     /// The checks made on entering a function block, before its body is read: where it is
     /// in the module, and which defined function it belongs to. Returns that function.
     pub(crate) fn function_block_start(&mut self, enter: &Enter) -> Result<u32, ReadError> {
@@ -929,8 +930,8 @@ pub(crate) struct BodyEnv<'m> {
 
 /// Reads the body of the function block of `func` just entered (`c` is inside it): the
 /// `blocks` record, constants, instructions and local symbol table, up to its END_BLOCK.
-pub(crate) fn read_body<L: Listener>(
-    c: &mut Cursor<'_>,
+pub(crate) fn read_body<L: Listener, G: Gather>(
+    c: &mut Cursor<'_, G>,
     env: &BodyEnv<'_>,
     func: u32,
     enter: &Enter,
@@ -999,8 +1000,8 @@ pub(crate) fn read_body<L: Listener>(
 }
 
 /// Reads one function block.
-struct BodyReader<'c, 'a, 'e, 'm, 'l, L: Listener> {
-    c: &'c mut Cursor<'a>,
+struct BodyReader<'c, 'a, 'e, 'm, 'l, L: Listener, G: Gather> {
+    c: &'c mut Cursor<'a, G>,
     env: &'e BodyEnv<'m>,
     f: FnState,
     l: &'l mut L,
@@ -1040,7 +1041,7 @@ fn reject<L: Listener>(
     attach_record(e, r, Some(ctx))
 }
 
-impl<L: Listener> BodyReader<'_, '_, '_, '_, '_, L> {
+impl<L: Listener, G: Gather> BodyReader<'_, '_, '_, '_, '_, L, G> {
     fn abbrev(&mut self, layout: &mut Option<BlockLayout>, block_id: u32) -> Result<(), ReadError> {
         let pos = self.c.last_pos();
         let (abbrev, target) = self.c.defined();

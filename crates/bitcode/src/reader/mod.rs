@@ -16,7 +16,7 @@ mod state;
 
 use crate::error::{ReadError, Rule};
 use crate::ir::{FunctionBody, Module, Ty, TypeId, ValueSpace};
-use pnacl_bitstream::{Abbrev, AbbrevTarget, BitPos, Enter, PexeHeader, Record};
+use pnacl_bitstream::{Abbrev, AbbrevTarget, BitPos, Enter, Gather, PexeHeader, PextGather, Record, ShiftGather};
 
 /// How strict the reader is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -35,6 +35,17 @@ pub struct ReadOptions {
     /// as pnacl-bcdis reports them). Every record is still checked. For dumping; a module
     /// read this way may not be one the reference allows.
     pub lenient_structure: bool,
+    /// Decode VBR fields with shifts and masks even where BMI2's `pext` is fast, which is
+    /// used there otherwise ([`PextGather`]). The module read is the same either way; this
+    /// is for measuring and testing the portable decoder on such processors.
+    pub portable_decoding: bool,
+}
+
+impl ReadOptions {
+    /// True if reading with these options uses [`PextGather`].
+    pub fn uses_pext(&self) -> bool {
+        !self.portable_decoding && PextGather::available()
+    }
 }
 
 /// What an accepted record defined, for listeners.
@@ -131,7 +142,11 @@ pub fn read(bytes: &[u8]) -> Result<Module, ReadError> {
 /// Reads a PNaCl bitcode file, reporting progress to `listener`.
 pub fn read_with(bytes: &[u8], options: ReadOptions, listener: &mut impl Listener) -> Result<Module, ReadError> {
     let header = check_header(bytes)?;
-    module::read_file(bytes, header, options, listener)
+    if options.uses_pext() {
+        module::read_file::<_, PextGather>(bytes, header, options, listener)
+    } else {
+        module::read_file::<_, ShiftGather>(bytes, header, options, listener)
+    }
 }
 
 /// Reads a PNaCl bitcode file like [`read_with`], with its function blocks read in
@@ -140,7 +155,11 @@ pub fn read_with(bytes: &[u8], options: ReadOptions, listener: &mut impl Listene
 pub fn read_parallel(bytes: &[u8], options: ReadOptions) -> Result<Module, ReadError> {
     let header = check_header(bytes)?;
     let options = ReadOptions { lenient_structure: false, ..options };
-    module::read_parallel_file(bytes, header, options)
+    if options.uses_pext() {
+        module::read_parallel_file::<PextGather>(bytes, header, options)
+    } else {
+        module::read_parallel_file::<ShiftGather>(bytes, header, options)
+    }
 }
 
 /// The checks made before the bitstream is read: length and header.

@@ -10,7 +10,9 @@ use crate::ir::{
     Align, BlockLayout, BlockinfoItem, BlockinfoLayout, Function, Global, ITEM_ABBREV, ITEM_BLOCK, Init, Linkage,
     Module, ModulePositions, Signature, Symbol, Ty, TypeDef, ValueId,
 };
-use pnacl_bitstream::{Abbrev, AbbrevTarget, BitPos, BlockInfo, Cursor, Enter, Entry, Op, PexeHeader, Record, Step};
+use pnacl_bitstream::{
+    Abbrev, AbbrevTarget, BitPos, BlockInfo, Cursor, Enter, Entry, Gather, Op, PexeHeader, Record, Step,
+};
 use std::collections::HashSet;
 
 /// Largest abbreviation-id width PNaCl allows.
@@ -18,22 +20,22 @@ pub const MAX_PNACL_ABBREV_WIDTH: u32 = 16;
 /// Largest alignment exponent (alignment 2**29, encoded as 30).
 pub const MAX_ALIGN_ENCODING: u64 = 30;
 
-pub(crate) struct Reader<'a, 'l, L: Listener> {
-    pub c: Cursor<'a>,
+pub(crate) struct Reader<'a, 'l, L: Listener, G: Gather> {
+    pub c: Cursor<'a, G>,
     pub st: State,
     pub l: &'l mut L,
     /// Set when function blocks are to be read later, in parallel.
     pub deferred: Option<Deferred>,
 }
 
-pub(super) fn read_file<L: Listener>(
+pub(super) fn read_file<L: Listener, G: Gather>(
     bytes: &[u8],
     header: PexeHeader,
     opts: ReadOptions,
     listener: &mut L,
 ) -> Result<Module, ReadError> {
     let start = BitPos(header.raw.len() as u64 * 8);
-    let c = Cursor::new(bytes, start, 2)?;
+    let c = Cursor::<G>::with_gather(bytes, start, 2)?;
     let m =
         Module { header, positions: opts.positions.then(|| Box::new(ModulePositions::default())), ..Module::default() };
     let mut r = Reader { c, st: State::new(opts, m), l: listener, deferred: None };
@@ -53,10 +55,14 @@ pub(crate) struct Deferred {
 /// Reads the module sequentially but its function blocks in parallel (each block is
 /// independent once the module-level blocks before it are read). The error reported is the
 /// first in file order, as a sequential read would report it.
-pub(super) fn read_parallel_file(bytes: &[u8], header: PexeHeader, opts: ReadOptions) -> Result<Module, ReadError> {
+pub(super) fn read_parallel_file<G: Gather>(
+    bytes: &[u8],
+    header: PexeHeader,
+    opts: ReadOptions,
+) -> Result<Module, ReadError> {
     use rayon::prelude::*;
     let start = BitPos(header.raw.len() as u64 * 8);
-    let c = Cursor::new(bytes, start, 2)?;
+    let c = Cursor::<G>::with_gather(bytes, start, 2)?;
     let m =
         Module { header, positions: opts.positions.then(|| Box::new(ModulePositions::default())), ..Module::default() };
     let mut listener = super::NoListener;
@@ -74,7 +80,7 @@ pub(super) fn read_parallel_file(bytes: &[u8], header: PexeHeader, opts: ReadOpt
     let bodies: Vec<Result<crate::ir::FunctionBody, ReadError>> = blocks
         .par_iter()
         .map_init(super::state::Scratch::default, |scratch, (func, enter)| {
-            let mut c = Cursor::in_block(bytes, enter, blockinfo.clone())?;
+            let mut c = Cursor::<G>::in_block_with_gather(bytes, enter, blockinfo.clone())?;
             super::function::read_body(&mut c, &env, *func, enter, scratch, &mut super::NoListener)
         })
         .collect();
@@ -114,7 +120,7 @@ pub(crate) fn check_pnacl_abbrev(pos: BitPos, a: &Abbrev) -> Result<(), ReadErro
 }
 
 /// Checks a block's abbreviation-id width after entering it (`c` inside the block).
-pub(crate) fn check_width(c: &Cursor<'_>, e: &Enter) -> Result<(), ReadError> {
+pub(crate) fn check_width<G: Gather>(c: &Cursor<'_, G>, e: &Enter) -> Result<(), ReadError> {
     if e.abbrev_width > MAX_PNACL_ABBREV_WIDTH {
         return Err(ReadError::new(
             e.pos,
@@ -138,8 +144,8 @@ pub(crate) fn check_abbrev_count(pos: BitPos, width: u32, count: usize) -> Resul
 }
 
 /// Checks a local abbreviation just defined in the cursor's block and records it.
-pub(crate) fn check_local_abbrev(
-    c: &Cursor<'_>,
+pub(crate) fn check_local_abbrev<G: Gather>(
+    c: &Cursor<'_, G>,
     layout: &mut Option<BlockLayout>,
     pos: BitPos,
     abbrev: &std::sync::Arc<Abbrev>,
@@ -153,7 +159,7 @@ pub(crate) fn check_local_abbrev(
     Ok(())
 }
 
-impl<L: Listener> Reader<'_, '_, L> {
+impl<L: Listener, G: Gather> Reader<'_, '_, L, G> {
     /// Checks a block's abbreviation-id width after entering it.
     pub(crate) fn check_width(&self, e: &Enter) -> Result<(), ReadError> {
         check_width(&self.c, e)

@@ -1,0 +1,172 @@
+//! Packing the payload of a VBR field: dropping the continuation bit of each chunk.
+//!
+//! The window decoder ([`crate::window`]) finds where a VBR field ends with one mask and a
+//! trailing-zero count; what is left is to squeeze the continuation bits out of the field.
+//! That is one instruction, `pext`, on x86-64 processors with BMI2, and a few shifts and
+//! masks elsewhere. Decoding a record spends about a tenth of its instructions here, so the
+//! choice is made once per cursor, as a type parameter, rather than tested for each field.
+
+use std::sync::OnceLock;
+
+/// The positions of the continuation bits of consecutive `width`-bit chunks starting at bit
+/// 0: bits `width - 1`, `2 * width - 1`, and so on.
+pub(crate) const fn continuation_bits(width: u32) -> u64 {
+    let mut bits = 0u64;
+    let mut at = width - 1;
+    while at < 64 {
+        bits |= 1 << at;
+        at += width;
+    }
+    bits
+}
+
+/// A way of packing the payload bits of a VBR field.
+pub trait Gather: 'static {
+    /// True if this processor can run it.
+    fn available() -> bool;
+
+    /// The payload of a VBR field: `x` holds its `len` bits (whole chunks of `width` bits,
+    /// whose continuation bits, bits `width - 1`, `2 * width - 1` and so on, are set in
+    /// `continuation`), and nothing above them. Inlined with a constant `width`, the masks
+    /// are constants.
+    fn gather(x: u64, len: u32, width: u32, continuation: u64) -> u64;
+}
+
+/// Shifts and masks: runs everywhere.
+#[derive(Clone, Copy, Debug)]
+pub enum ShiftGather {}
+
+impl Gather for ShiftGather {
+    fn available() -> bool {
+        true
+    }
+
+    #[inline(always)]
+    fn gather(x: u64, len: u32, width: u32, _continuation: u64) -> u64 {
+        let p = width - 1;
+        let m = (1u64 << p) - 1;
+        // Fields of up to three chunks (relative value ids below 2^15 in VBR6) need no loop.
+        let v = (x & m) | ((x >> 1) & (m << p)) | ((x >> 2) & (m << (2 * p)));
+        if len > 3 * width { gather_rest(x, len, width, v) } else { v }
+    }
+}
+
+/// [`ShiftGather`] for fields of more than three chunks: adds the payloads of chunks 3 on.
+#[inline(never)]
+fn gather_rest(x: u64, len: u32, width: u32, mut v: u64) -> u64 {
+    let p = width - 1;
+    let m = (1u64 << p) - 1;
+    let mut i = 3;
+    while i * width < len {
+        v |= (x >> i) & (m << (i * p));
+        i += 1;
+    }
+    v
+}
+
+/// BMI2's `pext`, one instruction for any number of chunks. Only [`Gather::available`] on
+/// x86-64 processors that have BMI2 and run `pext` in hardware: AMD's before Zen 3 run it
+/// in microcode, many times slower than [`ShiftGather`].
+#[derive(Clone, Copy, Debug)]
+pub enum PextGather {}
+
+impl Gather for PextGather {
+    fn available() -> bool {
+        static FAST_PEXT: OnceLock<bool> = OnceLock::new();
+        *FAST_PEXT.get_or_init(fast_pext)
+    }
+
+    #[inline(always)]
+    fn gather(x: u64, len: u32, width: u32, continuation: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let _ = (len, width);
+            let v: u64;
+            // SAFETY: cursors using this gather are only created where `available()` holds,
+            // so the processor has BMI2. The instruction reads and writes registers only.
+            // Inline assembly rather than the intrinsic: the intrinsic only inlines into
+            // functions compiled for BMI2, and the decoder is generic code.
+            unsafe {
+                std::arch::asm!(
+                    "pext {v}, {x}, {mask}",
+                    v = lateout(reg) v,
+                    x = in(reg) x,
+                    mask = in(reg) !continuation,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            v
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        ShiftGather::gather(x, len, width, continuation)
+    }
+}
+
+/// True if the processor has BMI2 and its `pext` is not microcoded.
+#[cfg(target_arch = "x86_64")]
+fn fast_pext() -> bool {
+    use std::arch::x86_64::__cpuid;
+    if !std::arch::is_x86_feature_detected!("bmi2") {
+        return false;
+    }
+    #[allow(unused_unsafe)] // `__cpuid` is safe in newer Rust releases
+    // SAFETY: CPUID exists on every x86-64 processor; leaves 0 and 1 always do.
+    let (vendor, signature) = unsafe { (__cpuid(0), __cpuid(1).eax) };
+    let vendor = [vendor.ebx, vendor.edx, vendor.ecx];
+    let amd = vendor == [0x6874_7541, 0x6974_6e65, 0x444d_4163]; // "AuthenticAMD"
+    let hygon = vendor == [0x6f67_7948, 0x6e65_476e, 0x656e_6975]; // "HygonGenuine"
+    let base = (signature >> 8) & 0xf;
+    let family = if base == 0xf { base + ((signature >> 20) & 0xff) } else { base };
+    // Zen 3 (family 0x19) was the first AMD core with `pext` in hardware.
+    !((amd || hygon) && family < 0x19)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn fast_pext() -> bool {
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bits::{BitReader, BitWriter};
+
+    /// Every width, values of every bit length (the longest that still fit in one 64-bit
+    /// window included), as the writer lays them out.
+    fn check<G: Gather>() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for width in 2..=32 {
+            for bits in 0..=64 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let value = if bits == 0 { 0 } else { (seed | 1 << (bits - 1)) & (u64::MAX >> (64 - bits)) };
+                let mut w = BitWriter::new();
+                w.write_vbr(width, value);
+                let len = w.pos().0 as u32;
+                if len > 64 {
+                    continue;
+                }
+                w.write(64, 0);
+                let x = BitReader::new(&w.finish()).peek_window().unwrap().0 & (u64::MAX >> (64 - len));
+                assert_eq!(G::gather(x, len, width, continuation_bits(width)), value, "vbr{width} {value:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn shifts_recover_every_value() {
+        check::<ShiftGather>();
+    }
+
+    #[test]
+    fn pext_recovers_every_value_where_it_runs() {
+        // Only where the processor runs pext; the test says which case it met.
+        println!("fast pext available: {}", PextGather::available());
+        if PextGather::available() {
+            check::<PextGather>();
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        assert!(!PextGather::available());
+    }
+}
