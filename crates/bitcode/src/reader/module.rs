@@ -1010,7 +1010,10 @@ impl State {
             }
             self.pending_inits = count;
             self.in_compound = true;
-            self.m.globals[g].compound = true;
+            let global = &mut self.m.globals[g];
+            global.compound = true;
+            // The count was checked against the block's size above.
+            global.inits.reserve_exact(count as usize);
             return Ok(Item::Compound { global: g as u32, count });
         }
         if self.pending_inits == 0 {
@@ -1038,18 +1041,13 @@ impl State {
                 if r.ops.is_empty() {
                     return Err(self.err(r.pos, Rule::GlobalData, "Data record has no bytes"));
                 }
-                let mut bytes = Vec::with_capacity(r.ops.len());
-                for &b in r.ops {
-                    if b > 255 {
-                        return Err(self.err(
-                            r.pos,
-                            Rule::GlobalData,
-                            format!("Invalid byte value in data record: {b}"),
-                        ));
-                    }
-                    bytes.push(b as u8);
+                // One pass that ORs every value (vectorized), and the search for the culprit
+                // only when that pass finds one.
+                if r.ops.iter().fold(0, |all, &b| all | b) > 255 {
+                    let b = r.ops.iter().find(|&&b| b > 255).expect("some value is over 255");
+                    return Err(self.err(r.pos, Rule::GlobalData, format!("Invalid byte value in data record: {b}")));
                 }
-                Init::Data(bytes)
+                Init::Data(r.ops.iter().map(|&b| b as u8).collect())
             }
             gc::RELOC => {
                 if r.ops.is_empty() || r.ops.len() > 2 {
@@ -1093,6 +1091,10 @@ impl State {
             }
         };
         let global = &mut self.m.globals[g];
+        if global.inits.capacity() == 0 {
+            // A simple initializer: the only one.
+            global.inits.reserve_exact(1);
+        }
         global.inits.push(init);
         let index = global.inits.len() as u32 - 1;
         self.pending_inits -= 1;
