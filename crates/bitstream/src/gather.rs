@@ -20,16 +20,24 @@ pub(crate) const fn continuation_bits(width: u32) -> u64 {
     bits
 }
 
-/// A way of packing the payload bits of a VBR field.
-pub trait Gather: 'static {
+/// A way of packing the payload bits of a VBR field. Sealed: the implementations are
+/// [`ShiftGather`] and [`PextGather`], and only the cursor runs them, once it has checked
+/// [`Gather::available`].
+pub trait Gather: sealed::GatherPayload + 'static {
     /// True if this processor can run it.
     fn available() -> bool;
+}
 
-    /// The payload of a VBR field: `x` holds its `len` bits (whole chunks of `width` bits,
-    /// whose continuation bits, bits `width - 1`, `2 * width - 1` and so on, are set in
-    /// `continuation`), and nothing above them. Inlined with a constant `width`, the masks
-    /// are constants.
-    fn gather(x: u64, len: u32, width: u32, continuation: u64) -> u64;
+pub(crate) mod sealed {
+    /// The gathering itself, out of reach of other crates: [`super::PextGather`]'s is
+    /// only sound where it is available.
+    pub trait GatherPayload {
+        /// The payload of a VBR field: `x` holds its `len` bits (whole chunks of `width`
+        /// bits, whose continuation bits, bits `width - 1`, `2 * width - 1` and so on, are
+        /// set in `continuation`), and nothing above them. Inlined with a constant `width`,
+        /// the masks are constants.
+        fn gather(x: u64, len: u32, width: u32, continuation: u64) -> u64;
+    }
 }
 
 /// Shifts and masks: runs everywhere.
@@ -40,7 +48,9 @@ impl Gather for ShiftGather {
     fn available() -> bool {
         true
     }
+}
 
+impl sealed::GatherPayload for ShiftGather {
     #[inline(always)]
     fn gather(x: u64, len: u32, width: u32, _continuation: u64) -> u64 {
         let p = width - 1;
@@ -75,7 +85,9 @@ impl Gather for PextGather {
         static FAST_PEXT: OnceLock<bool> = OnceLock::new();
         *FAST_PEXT.get_or_init(fast_pext)
     }
+}
 
+impl sealed::GatherPayload for PextGather {
     #[inline(always)]
     fn gather(x: u64, len: u32, width: u32, continuation: u64) -> u64 {
         #[cfg(target_arch = "x86_64")]
@@ -98,7 +110,7 @@ impl Gather for PextGather {
             v
         }
         #[cfg(not(target_arch = "x86_64"))]
-        ShiftGather::gather(x, len, width, continuation)
+        <ShiftGather as sealed::GatherPayload>::gather(x, len, width, continuation)
     }
 }
 
