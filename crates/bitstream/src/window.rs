@@ -317,7 +317,7 @@ impl Packed {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::bits::{BitReader, BitWriter};
     use crate::gather::{PextGather, ShiftGather};
@@ -333,10 +333,10 @@ mod tests {
     }
 
     /// A small deterministic generator (xorshift), so the tests need no crate.
-    struct Rng(u64);
+    pub(crate) struct Rng(pub(crate) u64);
 
     impl Rng {
-        fn next(&mut self) -> u64 {
+        pub(crate) fn next(&mut self) -> u64 {
             self.0 ^= self.0 << 13;
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;
