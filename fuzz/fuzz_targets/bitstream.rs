@@ -1,6 +1,7 @@
 //! The generic bitstream cursor on arbitrary bytes, and record-exact copying of what it reads.
 //! Where the processor runs pext fast, a cursor gathering with it must read exactly what the
-//! portable one reads, errors included.
+//! portable one reads, errors included; and a cursor that reads its records with the record
+//! loop ([`Cursor::fast_records`]) wherever it can must read what `next_entry` reads.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -9,9 +10,27 @@ use pnacl_bitstream::{BitPos, Cursor, Entry, Gather, PextGather, StreamWriter};
 fuzz_target!(|data: &[u8]| {
     let Ok(mut c) = Cursor::new(data, BitPos(0), 2) else { return };
     let mut pext = PextGather::available().then(|| Cursor::<PextGather>::with_gather(data, BitPos(0), 2).unwrap());
+    let mut looping = Cursor::new(data, BitPos(0), 2).unwrap();
+    let mut looped = std::collections::VecDeque::new();
     let mut w = StreamWriter::new(b"", 2);
     loop {
+        if looped.is_empty() {
+            let read = looping.fast_records::<()>(|r| {
+                looped.push_back(format!("{:?}", Entry::Record(r)));
+                Ok(())
+            });
+            read.expect("the handler refuses nothing");
+            looped.push_back(match looping.next_entry() {
+                Ok(e) => format!("{e:?}"),
+                Err(e) => e.to_string(),
+            });
+        }
         let e = c.next_entry();
+        let want = match &e {
+            Ok(e) => format!("{e:?}"),
+            Err(e) => e.to_string(),
+        };
+        assert_eq!(looped.pop_front(), Some(want), "the record loop read something else");
         if let Some(p) = &mut pext {
             let same = match (&e, p.next_entry()) {
                 (Ok(a), Ok(b)) => format!("{a:?}") == format!("{b:?}"),

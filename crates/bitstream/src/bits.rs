@@ -25,6 +25,15 @@ pub struct BitReader<'a> {
     pos: u64,
 }
 
+/// The bits of `data` from bit `pos` on, as [`BitReader::peek_window`] gives them.
+#[inline(always)]
+pub(crate) fn window_at(data: &[u8], pos: u64) -> Option<(u64, u32)> {
+    let byte = (pos >> 3) as usize;
+    let bytes = data.get(byte..byte + 8)?;
+    let shift = (pos & 7) as u32;
+    Some((u64::from_le_bytes(bytes.try_into().expect("8 bytes")) >> shift, 64 - shift))
+}
+
 impl<'a> BitReader<'a> {
     /// Creates a reader positioned at bit 0 of `data`.
     pub fn new(data: &'a [u8]) -> Self {
@@ -52,6 +61,19 @@ impl<'a> BitReader<'a> {
     /// The read limit, as a byte offset.
     pub fn limit(&self) -> usize {
         (self.limit_bits / 8) as usize
+    }
+
+    /// The read limit, in bits.
+    #[inline]
+    pub(crate) fn limit_bits(&self) -> u64 {
+        self.limit_bits
+    }
+
+    /// Moves to `pos`, which the caller found to lie within the limit.
+    #[inline]
+    pub(crate) fn set_pos(&mut self, pos: u64) {
+        debug_assert!(pos <= self.limit_bits);
+        self.pos = pos;
     }
 
     /// Number of bits left before the limit.
@@ -227,10 +249,7 @@ impl<'a> BitReader<'a> {
     /// bytes of data remain. Used to decode whole records from one load.
     #[inline]
     pub fn peek_window(&self) -> Option<(u64, u32)> {
-        let byte = (self.pos >> 3) as usize;
-        let bytes = self.data.get(byte..byte + 8)?;
-        let shift = (self.pos & 7) as u32;
-        Some((u64::from_le_bytes(bytes.try_into().expect("8 bytes")) >> shift, 64 - shift))
+        window_at(self.data, self.pos)
     }
 
     /// Advances by `bits` bits that were decoded from [`BitReader::peek_window`].

@@ -9,13 +9,14 @@
 //! allocated for them, and a block can never read past the length it declares.
 
 use crate::abbrev::Abbrev;
-use crate::bits::BitReader;
+use crate::bits::{BitReader, window_at};
 use crate::error::{Error, Result};
 use crate::gather::{Gather, ShiftGather};
 use crate::position::BitPos;
 use crate::window::{MAX_WINDOW_VALUES, Packed, Vbr6Fields};
 use std::any::type_name;
 use std::marker::PhantomData;
+use std::ops::Range;
 use std::sync::Arc;
 
 /// Abbreviation id of `END_BLOCK`.
@@ -412,11 +413,11 @@ impl<'a, G: Gather> Cursor<'a, G> {
         // The record is built from what the fast path decoded, not stored for
         // [`Cursor::record`] and reloaded: a wide reload of narrower stores stalls the
         // pipeline. Only BLOCKINFO records, which update the cursor's own state, are noted.
-        if let Some((id, code, start, end)) = self.fast_record() {
+        if let Some((id, code, ops)) = self.fast_record() {
             if self.in_blockinfo {
-                self.record_read(pos, id, code, Operands::Window { start, end }, None)?;
+                self.record_read(pos, id, code, Operands::Window { start: ops.start, end: ops.end }, None)?;
             }
-            let ops = &self.window_values[start..end];
+            let ops = &self.window_values[ops];
             return Ok(Entry::Record(Record { pos, abbrev_id: id, code, ops, blob: None }));
         }
         Ok(match self.step_slow(pos)? {
@@ -430,6 +431,42 @@ impl<'a, G: Gather> Cursor<'a, G> {
             Step::Record => Entry::Record(self.record()),
             Step::End => Entry::End(self.last_pos),
         })
+    }
+
+    /// Reads the records that follow, one after another, while each fits the fast path
+    /// (inside a block other than BLOCKINFO, no blob, ending within one 64-bit window), and
+    /// hands each to `f`. Returns at the first entry that doesn't fit, without reading it
+    /// (the next [`Cursor::next_entry`] does), or with the first error `f` returns, past the
+    /// record it refused (which [`Cursor::last_pos`] then gives).
+    ///
+    /// Reads the same records as repeated [`Cursor::next_entry`] calls would, faster: `f`
+    /// cannot touch the cursor, so the loop keeps the position and the abbreviations in
+    /// registers across it, where a loop around `next_entry` reloads them from the cursor
+    /// after every record handler it calls.
+    #[inline(always)]
+    pub fn fast_records<E>(
+        &mut self,
+        mut f: impl FnMut(Record<'_, 'a>) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        if self.scopes.is_empty() || self.in_blockinfo {
+            return Ok(());
+        }
+        let (data, limit) = (self.reader.data(), self.reader.limit_bits());
+        let (width, plans) = (self.width, &self.set.plans[..]);
+        let mut values = [0; MAX_WINDOW_VALUES];
+        let (mut pos, mut last) = (self.reader.pos().0, self.last_pos);
+        let result = loop {
+            let Some(w) = window_record::<G>(data, limit, pos, width, plans, &mut values) else { break Ok(()) };
+            last = BitPos(pos);
+            pos = w.next;
+            let record = Record { pos: last, abbrev_id: w.id, code: w.code, ops: &values[w.ops], blob: None };
+            if let Err(e) = f(record) {
+                break Err(e);
+            }
+        };
+        self.reader.set_pos(pos);
+        self.last_pos = last;
+        result
     }
 
     /// The record read by the last [`Cursor::step`] that returned [`Step::Record`]
@@ -465,8 +502,8 @@ impl<'a, G: Gather> Cursor<'a, G> {
     pub fn step(&mut self) -> Result<Step> {
         let pos = self.reader.pos();
         self.last_pos = pos;
-        if let Some((id, code, start, end)) = self.fast_record() {
-            return self.record_read(pos, id, code, Operands::Window { start, end }, None);
+        if let Some((id, code, ops)) = self.fast_record() {
+            return self.record_read(pos, id, code, Operands::Window { start: ops.start, end: ops.end }, None);
         }
         self.step_slow(pos)
     }
@@ -476,25 +513,15 @@ impl<'a, G: Gather> Cursor<'a, G> {
     /// `window_values`, having moved past it; `None`, without moving, for anything else
     /// (errors included), which [`Cursor::step_slow`] then reads from the same bits.
     #[inline(always)]
-    fn fast_record(&mut self) -> Option<(u32, u64, usize, usize)> {
+    fn fast_record(&mut self) -> Option<(u32, u64, Range<usize>)> {
         if self.scopes.is_empty() {
             return None;
         }
-        let (window, avail) = self.reader.peek_window()?;
-        let width = self.width;
-        let id = (window & (u64::MAX >> (64 - width))) as u32;
-        let (rest, rest_avail) = (window >> width, avail - width);
-        if id == UNABBREV_RECORD {
-            let (code, count, bits) = unabbrev_window::<G>(rest, rest_avail, &mut self.window_values)?;
-            self.reader.try_consume(width + bits).then_some((id, code, 0, count))
-        } else if id >= FIRST_APPLICATION_ABBREV {
-            let plan = self.set.plans.get((id - FIRST_APPLICATION_ABBREV) as usize)?.as_ref()?;
-            let bits = plan.decode::<G>(rest, rest_avail, &mut self.window_values)?;
-            let len = plan.len();
-            self.reader.try_consume(width + bits).then(|| (id, self.window_values[0], 1, len))
-        } else {
-            None
-        }
+        let (data, limit) = (self.reader.data(), self.reader.limit_bits());
+        let w =
+            window_record::<G>(data, limit, self.reader.pos().0, self.width, &self.set.plans, &mut self.window_values)?;
+        self.reader.set_pos(w.next);
+        Some((w.id, w.code, w.ops))
     }
 
     /// Reads the next entry the field-by-field way, from `pos`.
@@ -671,6 +698,45 @@ impl<'a, G: Gather> Cursor<'a, G> {
     }
 }
 
+/// A record decoded from one window by [`window_record`].
+struct WindowRecord {
+    id: u32,
+    code: u64,
+    /// Where its operands are among the decoded values.
+    ops: Range<usize>,
+    /// The bit after it.
+    next: u64,
+}
+
+/// Decodes the record at bit `pos` of `data` into `values`, when it is one the fast path
+/// takes: unabbreviated or with a plan in `plans`, and ending within one window and before
+/// `limit`.
+#[inline(always)]
+fn window_record<G: Gather>(
+    data: &[u8],
+    limit: u64,
+    pos: u64,
+    width: u32,
+    plans: &[Option<Packed>],
+    values: &mut [u64; MAX_WINDOW_VALUES],
+) -> Option<WindowRecord> {
+    let (window, avail) = window_at(data, pos)?;
+    let id = (window & (u64::MAX >> (64 - width))) as u32;
+    let (rest, rest_avail) = (window >> width, avail - width);
+    let (code, ops, bits) = if id == UNABBREV_RECORD {
+        let (code, count, bits) = unabbrev_window::<G>(rest, rest_avail, values)?;
+        (code, 0..count, bits)
+    } else if id >= FIRST_APPLICATION_ABBREV {
+        let plan = plans.get((id - FIRST_APPLICATION_ABBREV) as usize)?.as_ref()?;
+        let bits = plan.decode::<G>(rest, rest_avail, values)?;
+        (values[0], 1..plan.len(), bits)
+    } else {
+        return None;
+    };
+    let next = pos + u64::from(width + bits);
+    (next <= limit).then_some(WindowRecord { id, code, ops, next })
+}
+
 /// Decodes an unabbreviated record (VBR6 code, count and operands) from the start of
 /// `window`, of which the low `avail` bits are valid, into `out`. Returns the code, the
 /// number of operands and the bits the record takes, or `None` if it does not end within
@@ -692,4 +758,151 @@ fn unabbrev_window<G: Gather>(
         *v = fields.next_field::<G>()?;
     }
     Some((code, count, fields.used()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abbrev::Op;
+    use crate::encoder::StreamWriter;
+    use crate::gather::PextGather;
+    use crate::window::tests::Rng;
+
+    /// Everything a walk of `data` reads, errors included, in order, and how many records
+    /// the record loop read (when the walk uses it before each `next_entry`).
+    fn walk<G: Gather>(data: &[u8], record_loop: bool) -> (Vec<String>, usize) {
+        let (mut out, mut looped) = (Vec::new(), 0);
+        let mut c = Cursor::<G>::with_gather(data, BitPos(0), 2).unwrap();
+        loop {
+            if record_loop {
+                let mut last = None;
+                c.fast_records::<()>(|r| {
+                    last = Some(r.pos);
+                    looped += 1;
+                    out.push(format!("{:?}", Entry::Record(r)));
+                    Ok(())
+                })
+                .unwrap();
+                if let Some(pos) = last {
+                    assert_eq!(c.last_pos(), pos);
+                }
+            }
+            match c.next_entry() {
+                Ok(Entry::End(_)) => return (out, looped),
+                Ok(e) => out.push(format!("{e:?}")),
+                Err(e) => {
+                    out.push(e.to_string());
+                    return (out, looped);
+                }
+            }
+        }
+    }
+
+    /// A stream of nested blocks holding records of every shape the fast path decodes and of
+    /// some it leaves to the slow path (arrays, blobs, values longer than a window), cut
+    /// short at a random place half the time.
+    fn stream(rng: &mut Rng) -> Vec<u8> {
+        let shapes = [
+            vec![Op::Literal(2), Op::Vbr(6), Op::Vbr(6), Op::Fixed(4)],
+            vec![Op::Literal(3), Op::Vbr(6), Op::Vbr(4), Op::Vbr(4)],
+            vec![Op::Literal(4), Op::Fixed(3)],
+            vec![Op::Vbr(6), Op::Vbr(8), Op::Char6],
+            vec![Op::Literal(5), Op::Array, Op::Fixed(8)],
+            vec![Op::Literal(6), Op::Blob],
+        ];
+        let mut w = StreamWriter::new(b"", 2);
+        w.enter_block(8, 3).unwrap();
+        for _ in 0..1 + rng.next() % 4 {
+            let width = 2 + (rng.next() % 3) as u32;
+            w.enter_block(12, width).unwrap();
+            let mut ids = Vec::new();
+            for s in &shapes {
+                if rng.next().is_multiple_of(3) {
+                    continue;
+                }
+                match w.define_abbrev(Arc::new(Abbrev::new(s.clone()).unwrap())) {
+                    Ok(AbbrevTarget::Local { abbrev_id }) if abbrev_id < 1 << width => ids.push((abbrev_id, s)),
+                    _ => break,
+                }
+            }
+            for _ in 0..rng.next() % 60 {
+                let pick = rng.next() as usize % (ids.len() + 1);
+                let big = if rng.next().is_multiple_of(16) { 40 } else { 7 };
+                let mut value = |bits: u32| rng.next() & (u64::MAX >> (64 - bits));
+                if pick == ids.len() {
+                    let n = value(3) as usize;
+                    let ops: Vec<u64> = (0..n).map(|_| value(big)).collect();
+                    w.record(UNABBREV_RECORD, value(5), &ops, None).unwrap();
+                    continue;
+                }
+                let (id, ops) = ids[pick];
+                let (code, args, blob): (u64, Vec<u64>, Option<Vec<u8>>) = match ops[..] {
+                    [Op::Literal(c), Op::Vbr(6), Op::Vbr(6), Op::Fixed(4)] => {
+                        (c, vec![value(big), value(big), value(4)], None)
+                    }
+                    [Op::Literal(c), Op::Vbr(6), Op::Vbr(4), Op::Vbr(4)] => {
+                        (c, vec![value(big), value(big), value(6)], None)
+                    }
+                    [Op::Literal(c), Op::Fixed(3)] => (c, vec![value(3)], None),
+                    [Op::Vbr(6), Op::Vbr(8), Op::Char6] => (value(big), vec![value(big), u64::from(b'a')], None),
+                    [Op::Literal(c), Op::Array, Op::Fixed(8)] => (c, (0..value(3)).map(|_| value(8)).collect(), None),
+                    _ => (6, vec![], Some((0..value(3)).map(|_| value(8) as u8).collect())),
+                };
+                w.record(id, code, &args, blob.as_deref()).unwrap();
+            }
+            w.exit_block().unwrap();
+        }
+        w.exit_block().unwrap();
+        let mut data = w.finish().unwrap();
+        if rng.next().is_multiple_of(2) {
+            let cut = (rng.next() % data.len() as u64) as usize;
+            data.truncate(cut);
+        }
+        data
+    }
+
+    #[test]
+    fn the_record_loop_reads_what_next_entry_reads() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let (mut looped_records, mut records) = (0, 0);
+        for _ in 0..2_000 {
+            let data = stream(&mut rng);
+            let (want, _) = walk::<ShiftGather>(&data, false);
+            let (got, looped) = walk::<ShiftGather>(&data, true);
+            assert_eq!(got, want);
+            if PextGather::available() {
+                assert_eq!(walk::<PextGather>(&data, true).0, want);
+            }
+            looped_records += looped;
+            records += want.iter().filter(|e| e.starts_with("Record")).count();
+        }
+        // Both paths read many records.
+        let rest = records - looped_records;
+        assert!(looped_records > 10_000 && rest > 10_000, "{looped_records} records in the loop, {rest} outside");
+    }
+
+    #[test]
+    fn the_record_loop_stops_at_the_record_its_handler_refuses() {
+        let mut w = StreamWriter::new(b"", 2);
+        w.enter_block(8, 3).unwrap();
+        for code in 1..=5 {
+            w.record(UNABBREV_RECORD, code, &[code * 10], None).unwrap();
+        }
+        w.exit_block().unwrap();
+        let data = w.finish().unwrap();
+        let mut c = Cursor::new(&data, BitPos(0), 2).unwrap();
+        assert!(matches!(c.next_entry().unwrap(), Entry::Enter(_)));
+        let mut seen = Vec::new();
+        let refused = c.fast_records(|r| {
+            seen.push((r.code, r.pos));
+            if r.code == 3 { Err(r.pos) } else { Ok(()) }
+        });
+        assert_eq!(refused, Err(seen[2].1));
+        assert_eq!(c.last_pos(), seen[2].1);
+        // The refused record was read; the cursor goes on after it.
+        match c.next_entry().unwrap() {
+            Entry::Record(r) => assert_eq!((r.code, r.ops), (4, &[40][..])),
+            e => panic!("{e:?}"),
+        }
+    }
 }
