@@ -1054,7 +1054,7 @@ impl<'s> Asm<'s> {
         }
         f.layout.abbrev_width = self.width(block::FUNCTION, stated, at, f.layout.abbrevs.len());
         f.body.layout = Some(Box::new(BodyLayout { function: f.layout, constants: f.constants, symtab: f.symtab }));
-        self.m.functions[index as usize].body = Some(f.body);
+        self.m.functions[index as usize].body = Some(Box::new(f.body));
         Ok(())
     }
 

@@ -43,7 +43,7 @@ fn the_assembly_column_alone_assembles() {
         assert_eq!(a.globals, b.globals, "{}", p.file);
         assert_eq!(a.symtab, b.symtab, "{}", p.file);
         for (fa, fb) in a.functions.iter().zip(&b.functions) {
-            let (ba, bb) = (fa.body.as_ref(), fb.body.as_ref());
+            let (ba, bb) = (fa.body.as_deref(), fb.body.as_deref());
             assert_eq!(ba.map(|x| &x.insts), bb.map(|x| &x.insts), "{}", p.file);
             // Constants are equal, floating-point ones up to `%g`'s six digits.
             let constants = |x: Option<&pnacl_bitcode::ir::FunctionBody>| {

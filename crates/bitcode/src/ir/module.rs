@@ -47,7 +47,7 @@ pub struct Function {
     /// Linkage.
     pub linkage: Linkage,
     /// The body, for defined functions.
-    pub body: Option<FunctionBody>,
+    pub body: Option<Box<FunctionBody>>,
 }
 
 /// A constant of a function's constants block (`%cN`).

@@ -87,7 +87,7 @@ pub(super) fn read_parallel_file<G: Gather>(
     // Every deferred block comes before the point where the module scan stopped, so a
     // sequential read meets an error inside one of them first.
     for (body, (func, _)) in bodies.into_iter().zip(&blocks) {
-        r.st.m.functions[*func as usize].body = Some(body?);
+        r.st.m.functions[*func as usize].body = Some(Box::new(body?));
     }
     top?;
     let mut m = r.st.m;
