@@ -1020,37 +1020,6 @@ fn body_view<'v>(env: &BodyEnv<'v>, f: &'v FnState, global_abbrevs: usize, block
     }
 }
 
-/// Decodes one record of a function block (not of a nested block) into `f`, noting its
-/// abbreviation in the layout and telling the listener.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn function_record<L: Listener>(
-    f: &mut FnState,
-    l: &mut L,
-    env: &BodyEnv<'_>,
-    cx: &Ctx<'_>,
-    layout: &mut Option<BlockLayout>,
-    positions: bool,
-    global_abbrevs: usize,
-    r: &Record<'_, '_>,
-) -> Result<(), ReadError> {
-    if let Some(layout) = layout {
-        layout.items.push(r.abbrev_id as u16);
-    }
-    let index = match f.record(cx, r) {
-        Ok(index) => index,
-        Err(e) => return Err(reject(l, env, f, e, r, global_abbrevs, BlockCtx::Function(f.func))),
-    };
-    if positions && index != DECLARE_BLOCKS {
-        f.body.positions.push(r.pos);
-    }
-    if L::ACTIVE {
-        let item = if index == DECLARE_BLOCKS { Item::DeclareBlocks(f.body.num_blocks) } else { Item::Inst(index) };
-        l.record(&body_view(env, f, global_abbrevs, block::FUNCTION), r, item);
-    }
-    Ok(())
-}
-
 /// Tells the listener about a refused record and attaches it to the error.
 #[cold]
 fn reject<L: Listener>(
@@ -1114,8 +1083,27 @@ impl<L: Listener, G: Gather> BodyReader<'_, '_, '_, '_, '_, L, G> {
         let cx = Ctx { m: self.env.m, intrinsics: self.env.intrinsics, defer_abi: self.env.opts.defer_abi };
         loop {
             let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
+            let env = self.env;
             let mut on_record = |f: &mut FnState, l: &mut L, r: &Record<'_, '_>| {
-                function_record(f, l, self.env, &cx, &mut layout, positions, global_abbrevs, r)
+                if let Some(layout) = &mut layout {
+                    layout.items.push(r.abbrev_id as u16);
+                }
+                let index = match f.record(&cx, r) {
+                    Ok(index) => index,
+                    Err(e) => return Err(reject(l, env, f, e, r, global_abbrevs, BlockCtx::Function(func))),
+                };
+                if positions && index != DECLARE_BLOCKS {
+                    f.body.positions.push(r.pos);
+                }
+                if L::ACTIVE {
+                    let item = if index == DECLARE_BLOCKS {
+                        Item::DeclareBlocks(f.body.num_blocks)
+                    } else {
+                        Item::Inst(index)
+                    };
+                    l.record(&body_view(env, f, global_abbrevs, block::FUNCTION), r, item);
+                }
+                Ok(())
             };
             let (f, l) = (&mut self.f, &mut *self.l);
             self.c.fast_records(|r| on_record(f, l, &r))?;
