@@ -135,22 +135,10 @@ impl BinOp {
     /// Decodes a record opcode.
     pub fn from_code(c: u64) -> Option<BinOp> {
         use BinOp::*;
-        Some(match c {
-            0 => Add,
-            1 => Sub,
-            2 => Mul,
-            3 => UDiv,
-            4 => SDiv,
-            5 => URem,
-            6 => SRem,
-            7 => Shl,
-            8 => LShr,
-            9 => AShr,
-            10 => And,
-            11 => Or,
-            12 => Xor,
-            _ => return None,
-        })
+        // A table rather than a match, which compiles to a jump table: an indirect branch
+        // per binop record, on a quarter of all records.
+        const BY_CODE: [BinOp; 13] = [Add, Sub, Mul, UDiv, SDiv, URem, SRem, Shl, LShr, AShr, And, Or, Xor];
+        BY_CODE.get(usize::try_from(c).ok()?).copied()
     }
 
     /// The mnemonic for operands of element type `elem` (`fadd` for floats, and so on), or
@@ -491,5 +479,19 @@ impl Inst {
     /// True for the `tail` marker of a call.
     pub fn is_tail_call(&self) -> bool {
         matches!(self, Inst::Call { tail: true, .. })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binop_codes_are_the_discriminants() {
+        for c in 0..13 {
+            assert_eq!(BinOp::from_code(c).map(|op| op as u64), Some(c));
+        }
+        assert_eq!(BinOp::from_code(13), None);
+        assert_eq!(BinOp::from_code(u64::MAX), None);
     }
 }
