@@ -413,12 +413,12 @@ impl<'a, G: Gather> Cursor<'a, G> {
         // The record is built from what the fast path decoded, not stored for
         // [`Cursor::record`] and reloaded: a wide reload of narrower stores stalls the
         // pipeline. Only BLOCKINFO records, which update the cursor's own state, are noted.
-        if let Some((id, code, ops)) = self.fast_record() {
+        if let Some(w) = self.fast_record() {
             if self.in_blockinfo {
-                self.record_read(pos, id, code, Operands::Window { start: ops.start, end: ops.end }, None)?;
+                self.record_read(pos, w.id, w.code, Operands::Window { start: w.ops.start, end: w.ops.end }, None)?;
             }
-            let ops = &self.window_values[ops];
-            return Ok(Entry::Record(Record { pos, abbrev_id: id, code, ops, blob: None }));
+            let ops = &self.window_values[w.ops];
+            return Ok(Entry::Record(Record { pos, abbrev_id: w.id, code: w.code, ops, blob: None }));
         }
         Ok(match self.step_slow(pos)? {
             Step::Enter => Entry::Enter(self.last_enter),
@@ -434,7 +434,8 @@ impl<'a, G: Gather> Cursor<'a, G> {
     }
 
     /// Reads the records that follow, one after another, while each fits the fast path
-    /// (inside a block other than BLOCKINFO, no blob, ending within one 64-bit window), and
+    /// (inside a block other than BLOCKINFO, scalar operands only, ending within one 64-bit
+    /// window), and
     /// hands each to `f`. Returns at the first entry that doesn't fit, without reading it
     /// (the next [`Cursor::next_entry`] does), or with the first error `f` returns, past the
     /// record it refused (which [`Cursor::last_pos`] then gives).
@@ -502,18 +503,19 @@ impl<'a, G: Gather> Cursor<'a, G> {
     pub fn step(&mut self) -> Result<Step> {
         let pos = self.reader.pos();
         self.last_pos = pos;
-        if let Some((id, code, ops)) = self.fast_record() {
-            return self.record_read(pos, id, code, Operands::Window { start: ops.start, end: ops.end }, None);
+        if let Some(w) = self.fast_record() {
+            let ops = Operands::Window { start: w.ops.start, end: w.ops.end };
+            return self.record_read(pos, w.id, w.code, ops, None);
         }
         self.step_slow(pos)
     }
 
     /// Fast path: a record inside a block that, abbreviation id included, ends within one
-    /// 64-bit window. Returns its abbreviation id, code and where its operands are in
-    /// `window_values`, having moved past it; `None`, without moving, for anything else
-    /// (errors included), which [`Cursor::step_slow`] then reads from the same bits.
+    /// 64-bit window, decoded into `window_values`, having moved past it; `None`, without
+    /// moving, for anything else (errors included), which [`Cursor::step_slow`] then reads
+    /// from the same bits.
     #[inline(always)]
-    fn fast_record(&mut self) -> Option<(u32, u64, Range<usize>)> {
+    fn fast_record(&mut self) -> Option<WindowRecord> {
         if self.scopes.is_empty() {
             return None;
         }
@@ -521,7 +523,7 @@ impl<'a, G: Gather> Cursor<'a, G> {
         let w =
             window_record::<G>(data, limit, self.reader.pos().0, self.width, &self.set.plans, &mut self.window_values)?;
         self.reader.set_pos(w.next);
-        Some((w.id, w.code, w.ops))
+        Some(w)
     }
 
     /// Reads the next entry the field-by-field way, from `pos`.
