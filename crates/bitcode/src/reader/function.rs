@@ -1051,15 +1051,6 @@ struct BlockRecords<'e, 'm, 'y> {
 }
 
 impl BlockRecords<'_, '_, '_> {
-    /// The block's id.
-    fn block_id(&self) -> u32 {
-        match self.ctx {
-            BlockCtx::Constants(_) => block::CONSTANTS,
-            BlockCtx::FunctionSymtab(_) => block::VALUESYMTAB,
-            _ => block::FUNCTION,
-        }
-    }
-
     /// Takes in record `r`, decoded as `decoded`: notes it in the layout and tells the
     /// listener, or refuses it.
     #[inline(always)]
@@ -1078,7 +1069,7 @@ impl BlockRecords<'_, '_, '_> {
             layout.items.push(r.abbrev_id as u16);
         }
         if L::ACTIVE {
-            l.record(&body_view(self.env, f, self.global_abbrevs, self.block_id()), r, item);
+            l.record(&body_view(self.env, f, self.global_abbrevs, self.ctx.block_id()), r, item);
         }
         Ok(())
     }
@@ -1087,7 +1078,7 @@ impl BlockRecords<'_, '_, '_> {
     #[cold]
     fn reject<L: Listener>(&self, f: &FnState, l: &mut L, e: ReadError, r: &Record<'_, '_>) -> ReadError {
         if L::ACTIVE {
-            l.rejected(&body_view(self.env, f, self.global_abbrevs, self.block_id()), r);
+            l.rejected(&body_view(self.env, f, self.global_abbrevs, self.ctx.block_id()), r);
         }
         attach_record(e, r, Some(self.ctx))
     }
@@ -1209,8 +1200,7 @@ impl<L: Listener, G: Gather> BodyReader<'_, '_, '_, '_, '_, L, G> {
         });
         let cx = Ctx { m: self.env.m, intrinsics: self.env.intrinsics, defer_abi: self.env.opts.defer_abi };
         let mut cur = None;
-        let (layout, pos) =
-            self.leaf_block(block::CONSTANTS, BlockCtx::Constants(func), layout, |f, r| f.constant(&cx, r, &mut cur))?;
+        let (layout, pos) = self.leaf_block(BlockCtx::Constants(func), layout, |f, r| f.constant(&cx, r, &mut cur))?;
         let f = &mut self.f;
         f.constants_done = true;
         f.space.consts = f.body.constants.len() as u32;
@@ -1238,8 +1228,7 @@ impl<L: Listener, G: Gather> BodyReader<'_, '_, '_, '_, '_, L, G> {
         self.listen_enter(&enter, block::VALUESYMTAB);
         let layout = self.env.record_layout.then(|| BlockLayout::new(enter.abbrev_width));
         self.f.body.symtab.get_or_insert_with(Vec::new);
-        let (layout, pos) =
-            self.leaf_block(block::VALUESYMTAB, BlockCtx::FunctionSymtab(func), layout, |f, r| f.local_symbol(r))?;
+        let (layout, pos) = self.leaf_block(BlockCtx::FunctionSymtab(func), layout, |f, r| f.local_symbol(r))?;
         self.f.symtab_done = true;
         self.f.symtab_layout = layout;
         self.listen_exit(pos, block::VALUESYMTAB);
@@ -1251,11 +1240,11 @@ impl<L: Listener, G: Gather> BodyReader<'_, '_, '_, '_, '_, L, G> {
     /// and the position of its end.
     fn leaf_block(
         &mut self,
-        block_id: u32,
         ctx: BlockCtx,
         mut layout: Option<BlockLayout>,
         mut decode: impl FnMut(&mut FnState, &Record<'_, '_>) -> Result<Item, ReadError>,
     ) -> Result<(Option<BlockLayout>, BitPos), ReadError> {
+        let block_id = ctx.block_id();
         loop {
             let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
             let mut records = BlockRecords { env: self.env, layout: &mut layout, global_abbrevs, ctx };

@@ -2,6 +2,7 @@
 
 use super::{ReadOptions, View};
 use crate::abi::Intrinsic;
+use crate::codes::block;
 use crate::error::{ReadError, Rule};
 use crate::ir::{FunctionBody, Module, ModuleLayout, Ty, ValueId, ValueSpace};
 use pnacl_bitstream::BitPos;
@@ -17,6 +18,21 @@ pub(crate) enum BlockCtx {
     Function(u32),
     Constants(u32),
     FunctionSymtab(u32),
+}
+
+impl BlockCtx {
+    /// The id of the block.
+    pub fn block_id(self) -> u32 {
+        match self {
+            BlockCtx::Module => block::MODULE,
+            BlockCtx::Abbreviations => block::BLOCKINFO,
+            BlockCtx::Types => block::TYPES,
+            BlockCtx::Globals => block::GLOBALS,
+            BlockCtx::ModuleSymtab | BlockCtx::FunctionSymtab(_) => block::VALUESYMTAB,
+            BlockCtx::Function(_) => block::FUNCTION,
+            BlockCtx::Constants(_) => block::CONSTANTS,
+        }
+    }
 }
 
 impl std::fmt::Display for BlockCtx {
