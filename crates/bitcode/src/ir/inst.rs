@@ -181,6 +181,26 @@ impl BinOp {
     pub fn is_logical(self) -> bool {
         matches!(self, BinOp::And | BinOp::Or | BinOp::Xor)
     }
+
+    /// Whether the operator applies to operands of type `ty` (vectors by their element
+    /// type) with nothing to report: [`BinOp::name`] defines it on the element type, and it
+    /// is not arithmetic on `i1`, which the ABI forbids. One table lookup, because the
+    /// reader asks it for every binop record and the answer is nearly always yes.
+    pub fn is_clean_on(self, ty: Ty) -> bool {
+        const ALL: u16 = (1 << 13) - 1;
+        const LOGICAL: u16 = 1 << BinOp::And as u16 | 1 << BinOp::Or as u16 | 1 << BinOp::Xor as u16;
+        const FLOAT: u16 = 1 << BinOp::Add as u16
+            | 1 << BinOp::Sub as u16
+            | 1 << BinOp::Mul as u16
+            | 1 << BinOp::SDiv as u16
+            | 1 << BinOp::SRem as u16;
+        /// Indexed by `Ty as usize`, in its declaration order.
+        const CLEAN: [u16; 15] = [
+            0, LOGICAL, ALL, ALL, ALL, ALL, FLOAT, FLOAT, // void, i1, i8 .. i64, float, double
+            LOGICAL, LOGICAL, LOGICAL, ALL, ALL, ALL, FLOAT, // <4 x i1> .. <4 x float>
+        ];
+        CLEAN[ty as usize] >> self as u16 & 1 != 0
+    }
 }
 
 /// Conversion operators, by their record opcode.
@@ -493,5 +513,19 @@ mod tests {
         }
         assert_eq!(BinOp::from_code(13), None);
         assert_eq!(BinOp::from_code(u64::MAX), None);
+    }
+
+    #[test]
+    fn clean_binops_are_the_named_ones_minus_i1_arithmetic() {
+        use crate::ir::types::ALL_TYPES;
+        for c in 0..13 {
+            let op = BinOp::from_code(c).unwrap();
+            for ty in ALL_TYPES {
+                let e = ty.element();
+                let named = e.is_primitive() && op.name(e).is_some();
+                let want = named && (e != Ty::I1 || op.is_logical());
+                assert_eq!(op.is_clean_on(ty), want, "{op:?} on {ty}");
+            }
+        }
     }
 }

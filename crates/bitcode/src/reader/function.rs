@@ -54,6 +54,11 @@ fn arity(r: &Record<'_, '_>, name: &str, want: usize) -> Result<(), ReadError> {
 }
 
 #[cold]
+fn bad_binop_arity(r: &Record<'_, '_>) -> ReadError {
+    err(r.pos, Rule::RecordLength, format!("Binop record expects 3 or 4 arguments. Found: {}", r.ops.len()))
+}
+
+#[cold]
 fn bad_arity(r: &Record<'_, '_>, name: &str, want: usize) -> ReadError {
     err(r.pos, Rule::RecordLength, format!("{name} record expects {want} arguments. Found: {}", r.ops.len()))
 }
@@ -513,18 +518,44 @@ impl FnState {
         Ok(index)
     }
 
+    /// A binop record. The common case, a clean operator on matching operands, is checked
+    /// by one table lookup and inlined into the record loop; anything else goes to
+    /// [`FnState::binop_checked`], which finds the error (or the deferred ABI violation).
+    #[inline(always)]
     fn binop(&mut self, cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<(), ReadError> {
         let pos = r.pos;
         let ops = r.ops;
         if ops.len() != 3 && ops.len() != 4 {
-            return Err(err(
-                pos,
-                Rule::RecordLength,
-                format!("Binop record expects 3 or 4 arguments. Found: {}", ops.len()),
-            ));
+            return Err(bad_binop_arity(r));
         }
         let (lhs, lt) = self.operand(pos, ops[0])?;
         let (rhs, rt) = self.operand(pos, ops[1])?;
+        let flags = match ops.get(3) {
+            None => Some(None),
+            Some(&f) => u16::try_from(f).ok().map(Some),
+        };
+        let (op, flags) = match (BinOp::from_code(ops[2]), flags) {
+            (Some(op), Some(flags)) if lt == rt && op.is_clean_on(lt) => (op, flags),
+            _ => self.binop_checked(cx, r, lt, rt)?,
+        };
+        self.define(pos, lt)?;
+        self.emit(Inst::Binop { op, lhs: ValueId(lhs), rhs: ValueId(rhs), flags });
+        Ok(())
+    }
+
+    /// The checks of a binop record after its operands, in the reference's order: the
+    /// error they find, or the operator and flags if the only finding is a deferred ABI
+    /// violation.
+    #[cold]
+    #[inline(never)]
+    fn binop_checked(
+        &self,
+        cx: &Ctx<'_>,
+        r: &Record<'_, '_>,
+        lt: Ty,
+        rt: Ty,
+    ) -> Result<(BinOp, Option<u16>), ReadError> {
+        let (pos, ops) = (r.pos, r.ops);
         let op = BinOp::from_code(ops[2])
             .ok_or_else(|| err(pos, Rule::Binop, format!("Binary opcode {} not understood for type {lt}", ops[2])))?;
         if lt != rt {
@@ -545,9 +576,7 @@ impl FnState {
                 Some(u16::try_from(f).map_err(|_| err(pos, Rule::Binop, format!("Binop flags {f} not understood")))?)
             }
         };
-        self.define(pos, lt)?;
-        self.emit(Inst::Binop { op, lhs: ValueId(lhs), rhs: ValueId(rhs), flags });
-        Ok(())
+        Ok((op, flags))
     }
 
     fn switch(&mut self, _cx: &Ctx<'_>, r: &Record<'_, '_>) -> Result<(), ReadError> {
