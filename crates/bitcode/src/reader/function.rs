@@ -957,7 +957,7 @@ impl<L: Listener, G: Gather> Reader<'_, '_, L, G> {
         };
         let body = read_body(&mut self.c, &env, func, &enter, &mut scratch, self.l)?;
         self.st.scratch = scratch;
-        self.st.m.functions[func as usize].body = Some(Box::new(body));
+        self.st.m.functions[func as usize].body = Some(body);
         Ok(())
     }
 }
@@ -980,7 +980,7 @@ pub(crate) fn read_body<L: Listener, G: Gather>(
     enter: &Enter,
     scratch: &mut Scratch,
     l: &mut L,
-) -> Result<FunctionBody, ReadError> {
+) -> Result<Box<FunctionBody>, ReadError> {
     let m = env.m;
     let sig = m.signature(func);
     let block_bytes = u64::from(enter.length_words) * 4;
@@ -994,19 +994,6 @@ pub(crate) fn read_body<L: Listener, G: Gather>(
     // function blocks spend four bytes or more per record in 29 functions of 30 of the
     // corpus.
     let est = (block_bytes / 4) as usize + 4;
-    let body = FunctionBody {
-        insts: Vec::with_capacity(est),
-        num_params: sig.params.len() as u32,
-        local_types: {
-            // Every record defines at most one value, constants included.
-            let mut t = Vec::with_capacity(est + sig.params.len());
-            t.extend_from_slice(&sig.params);
-            t
-        },
-        operands: Vec::with_capacity(est / 2),
-        positions: if env.opts.positions { Vec::with_capacity(est) } else { Vec::new() },
-        ..FunctionBody::default()
-    };
     let mut params = std::mem::take(&mut scratch.params);
     params.clear();
     params.extend_from_slice(&sig.params);
@@ -1014,33 +1001,51 @@ pub(crate) fn read_body<L: Listener, G: Gather>(
     forward.clear();
     let mut phi_checks = std::mem::take(&mut scratch.phi_checks);
     phi_checks.clear();
-    let f = FnState {
-        func,
-        ret: sig.ret,
-        params,
-        space,
-        first_local: space.functions + space.globals,
-        body,
-        next_value: space.first_inst(),
-        forward,
-        forward_used: 0,
-        blocks_done: 0,
-        declared: false,
-        constants_done: false,
-        inst_seen: false,
-        phi_allowed: true,
-        max_records: block_bytes * 4,
-        block_bytes,
-        constants_layout: None,
-        symtab_layout: None,
-        symtab_done: false,
-        phi_checks,
+    // The state is built in the reader and the body moved out of it once, into its box:
+    // moving the state in and out went through four copies of a few hundred bytes per
+    // function.
+    let mut r = BodyReader {
+        c,
+        env,
+        f: FnState {
+            func,
+            ret: sig.ret,
+            params,
+            space,
+            first_local: space.functions + space.globals,
+            body: FunctionBody {
+                insts: Vec::with_capacity(est),
+                num_params: sig.params.len() as u32,
+                local_types: {
+                    // Every record defines at most one value, constants included.
+                    let mut t = Vec::with_capacity(est + sig.params.len());
+                    t.extend_from_slice(&sig.params);
+                    t
+                },
+                operands: Vec::with_capacity(est / 2),
+                positions: if env.opts.positions { Vec::with_capacity(est) } else { Vec::new() },
+                ..FunctionBody::default()
+            },
+            next_value: space.first_inst(),
+            forward,
+            forward_used: 0,
+            blocks_done: 0,
+            declared: false,
+            constants_done: false,
+            inst_seen: false,
+            phi_allowed: true,
+            max_records: block_bytes * 4,
+            block_bytes,
+            constants_layout: None,
+            symtab_layout: None,
+            symtab_done: false,
+            phi_checks,
+        },
+        l,
     };
-    let mut r = BodyReader { c, env, f, l };
     let result = r.function(enter);
-    let f = r.f;
-    *scratch = Scratch { params: f.params, forward: f.forward, phi_checks: f.phi_checks };
-    result.map(|()| f.body)
+    *scratch = Scratch { params: r.f.params, forward: r.f.forward, phi_checks: r.f.phi_checks };
+    result.map(|()| Box::new(r.f.body))
 }
 
 /// Reads one function block.

@@ -77,7 +77,7 @@ pub(super) fn read_parallel_file<G: Gather>(
         record_layout: r.st.layout.is_some(),
     };
     let blockinfo = blockinfo.unwrap_or_default();
-    let bodies: Vec<Result<crate::ir::FunctionBody, ReadError>> = blocks
+    let bodies: Vec<Result<Box<crate::ir::FunctionBody>, ReadError>> = blocks
         .par_iter()
         .map_init(super::state::Scratch::default, |scratch, (func, enter)| {
             let mut c = Cursor::<G>::in_block_with_gather(bytes, enter, blockinfo.clone())?;
@@ -87,7 +87,7 @@ pub(super) fn read_parallel_file<G: Gather>(
     // Every deferred block comes before the point where the module scan stopped, so a
     // sequential read meets an error inside one of them first.
     for (body, (func, _)) in bodies.into_iter().zip(&blocks) {
-        r.st.m.functions[*func as usize].body = Some(Box::new(body?));
+        r.st.m.functions[*func as usize].body = Some(body?);
     }
     top?;
     let mut m = r.st.m;
