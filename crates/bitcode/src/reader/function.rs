@@ -54,6 +54,11 @@ fn arity(r: &Record<'_, '_>, name: &str, want: usize) -> Result<(), ReadError> {
 }
 
 #[cold]
+fn redeclared(pos: BitPos, i: usize, t: Ty, declared: Ty) -> ReadError {
+    err(pos, Rule::ForwardDecl, format!("%v{i} defined with multiple types: {t} and {declared}"))
+}
+
+#[cold]
 fn bad_binop_arity(r: &Record<'_, '_>) -> ReadError {
     err(r.pos, Rule::RecordLength, format!("Binop record expects 3 or 4 arguments. Found: {}", r.ops.len()))
 }
@@ -151,11 +156,13 @@ impl FnState {
         Ok(())
     }
 
-    #[cold]
+    /// A value defined where it may have been declared ahead: the types must agree. Inline,
+    /// since functions that declare anything ahead define many values under the bound.
+    #[inline(always)]
     fn check_declared(&self, pos: BitPos, i: usize, t: Ty) -> Result<(), ReadError> {
         let declared = self.forward[i];
         if declared != Ty::Void && declared != t {
-            return Err(err(pos, Rule::ForwardDecl, format!("%v{i} defined with multiple types: {t} and {declared}")));
+            return Err(redeclared(pos, i, t, declared));
         }
         Ok(())
     }
