@@ -1,0 +1,13 @@
+//! LLVM IR, as the producer half of pnacl sees it.
+//!
+//! - [`ir`]: a model of LLVM modules general enough for every module clang writes for C and
+//!   C++ (typed or opaque pointers), and mutable, so that the ABI simplification passes can
+//!   rewrite it in place.
+//!
+//! The model is the meeting point of the LLVM side: the bitcode reader fills it, the
+//! simplification passes rewrite it, `freeze` lowers it into the PNaCl IR, `thaw` raises a
+//! PNaCl module into it, and the printer writes it as LLVM IR text.
+
+pub mod ir;
+
+pub use ir::Module;
