@@ -366,6 +366,12 @@ impl BitWriter {
         self.write(width, value);
     }
 
+    /// Pads with zero bits to the next byte boundary.
+    pub fn align8(&mut self) {
+        let pad = ((8 - self.pos().0 % 8) % 8) as u32;
+        self.write(pad, 0);
+    }
+
     /// Pads with zero bits to the next multiple of 32 bits.
     pub fn align32(&mut self) {
         let pad = ((32 - self.pos().0 % 32) % 32) as u32;

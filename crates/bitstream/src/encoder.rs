@@ -30,6 +30,7 @@ pub struct StreamWriter {
     scopes: Vec<Scope>,
     blockinfo: BlockInfo,
     setbid: Option<u32>,
+    align_records: bool,
 }
 
 impl StreamWriter {
@@ -42,6 +43,20 @@ impl StreamWriter {
             scopes: Vec::new(),
             blockinfo: BlockInfo::default(),
             setbid: None,
+            align_records: false,
+        }
+    }
+
+    /// Pads every record and abbreviation definition to a byte boundary with zero bits, as
+    /// PNaCl's experimental `-align-bitcode-records` writer does (the header of such a file
+    /// carries the "align bitcode records" flag, and readers skip the padding).
+    pub fn set_align_records(&mut self, align: bool) {
+        self.align_records = align;
+    }
+
+    fn align_if_asked(&mut self) {
+        if self.align_records {
+            self.w.align8();
         }
     }
 
@@ -122,6 +137,7 @@ impl StreamWriter {
         let setbid = self.setbid;
         self.write_abbrev_id(DEFINE_ABBREV)?;
         abbrev.write_definition(&mut self.w);
+        self.align_if_asked();
         if in_blockinfo {
             let block_id =
                 setbid.ok_or_else(|| Error::new(self.pos(), "abbreviation in BLOCKINFO before any SETBID record"))?;
@@ -167,6 +183,7 @@ impl StreamWriter {
             self.write_abbrev_id(abbrev_id)?;
             abbrev.encode(&mut self.w, code, ops, blob);
         }
+        self.align_if_asked();
         if block_id == BLOCKINFO_BLOCK_ID && code == BLOCKINFO_CODE_SETBID {
             let id = *ops.first().ok_or_else(|| Error::new(self.pos(), "SETBID without a block id"))?;
             self.setbid = Some(u32::try_from(id).map_err(|_| Error::new(self.pos(), "SETBID block id too large"))?);

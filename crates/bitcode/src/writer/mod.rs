@@ -54,10 +54,13 @@ pub fn write(m: &Module, abbrevs: Abbrevs) -> Result<Vec<u8>, WriteError> {
 /// (block enter, abbreviation definition, record, block exit), in order. Tools that build a
 /// module from another source use it to map reader positions back to that source.
 pub fn write_traced(m: &Module, abbrevs: Abbrevs, trace: &mut Vec<BitPos>) -> Result<Vec<u8>, WriteError> {
+    let mut sw = StreamWriter::new(&m.header.raw, 2);
+    // A header with the "align bitcode records" flag promises byte-aligned records.
+    sw.set_align_records(m.header.fields.iter().any(|f| f.id == pnacl_bitstream::FIELD_ALIGN_RECORDS));
     let mut e = Emitter {
         m,
         mode: abbrevs,
-        sw: StreamWriter::new(&m.header.raw, 2),
+        sw,
         ids: TypeIds::new(m),
         std: Standard::new(m.types.len()),
         trace,

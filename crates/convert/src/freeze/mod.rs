@@ -1,0 +1,155 @@
+//! `freeze`: an LLVM module to PNaCl bitcode, as Google's `pnacl-freeze` wrote it.
+//!
+//! pnacl-freeze was LLVM 3.7's PNaCl writer alone: no passes, no ABI check. It wrote
+//! whatever it could express (IR that breaks the ABI included) and stopped at what it could
+//! not. This module reproduces its decisions (value numbering, the type table's order, the
+//! constants' order, cast elision, forward type declarations, the symbol table's hash order)
+//! and builds a [`pnacl_bitcode::Module`]; the PNaCl writer then encodes it with the
+//! standard abbreviations, bit for bit as pnacl-freeze did.
+
+mod body;
+mod error;
+mod globals;
+mod pointers;
+mod string_map;
+mod symtab;
+mod types;
+
+pub use error::{FreezeError, Refusal};
+pub use symtab::NameHistory;
+
+use pnacl_bitcode::ir::{Function as PFunction, Linkage as PLinkage, Module as PModule};
+use pnacl_bitstream::{FIELD_ALIGN_RECORDS, FIELD_PNACL_VERSION, FIELD_TYPE_FLAG, FIELD_TYPE_U32, HeaderField, PexeHeader};
+use pnacl_llvm::ir::{FuncId, Function, InstId, Linkage, Module, Value};
+
+/// pnacl-freeze's options.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FreezeOptions {
+    /// `-allow-local-symbol-tables`: also write each function's own symbol table (names of
+    /// arguments, blocks and instructions).
+    pub allow_local_symbol_tables: bool,
+    /// `-align-bitcode-records`: set the header's flag and byte-align every record.
+    pub align_bitcode_records: bool,
+}
+
+/// Freezes `m` into a PNaCl module. `history` says how the module's names entered LLVM's
+/// symbol table (it decides the module symbol table's order).
+pub fn freeze(m: &Module, history: NameHistory<'_>, options: &FreezeOptions) -> Result<PModule, FreezeError> {
+    if let Some(a) = m.aliases.first() {
+        return Err(FreezeError::Module(format!(
+            "alias @{}: aliases have no encoding in PNaCl bitcode (resolve them first; `pnacl simplify` does)",
+            a.props.name
+        )));
+    }
+    for f in &m.functions {
+        let fail = |reason: &str| FreezeError::Function {
+            function: f.props.name.clone(),
+            what: "the function's declaration".into(),
+            reason: reason.into(),
+        };
+        if f.cc != 0 {
+            return Err(fail("Calling convention not supported by PNaCL bitcode"));
+        }
+        if !matches!(f.props.linkage, Linkage::External | Linkage::Internal) {
+            return Err(fail("Invalid linkage"));
+        }
+    }
+    let table = types::enumerate(m).map_err(|(at, r)| match at {
+        Some((func, inst)) => function_error(m, func, inst.map(|k| nth_inst(m, func, k)), r),
+        None => FreezeError::Module(r.reason),
+    })?;
+
+    let mut out = PModule { header: header(options), types: table.defs.clone(), ..PModule::default() };
+    let module_values = (m.functions.len() + m.globals.len()) as u32;
+    for (fi, f) in m.functions.iter().enumerate() {
+        let func = FuncId(fi as u32);
+        let ty = types::function_type(m, f.ty).map_err(|r| function_error(m, func, None, r))?;
+        let body = if f.is_declaration() {
+            None
+        } else {
+            let mut b = body::body(m, func, &table, module_values)
+                .map_err(|(inst, r)| function_error(m, func, inst, r))?;
+            if options.allow_local_symbol_tables {
+                b.symtab = local_symtab(m, f, &b, module_values);
+            }
+            Some(Box::new(b))
+        };
+        out.functions.push(PFunction {
+            ty: table.id(&ty),
+            cc: 0,
+            is_proto: f.is_declaration(),
+            linkage: if f.props.linkage == Linkage::Internal { PLinkage::Internal } else { PLinkage::External },
+            body,
+        });
+    }
+    for g in &m.globals {
+        out.globals.push(
+            globals::global(m, g)
+                .map_err(|r| FreezeError::Global { global: g.props.name.clone(), reason: r.reason })?,
+        );
+    }
+    let symtab = symtab::module_symtab(m, history);
+    out.symtab = (!symtab.is_empty()).then_some(symtab);
+    Ok(out)
+}
+
+/// The header pnacl-freeze writes: PNaCl version 2, and the align flag when asked.
+fn header(options: &FreezeOptions) -> PexeHeader {
+    if !options.align_bitcode_records {
+        return PexeHeader::standard();
+    }
+    PexeHeader::from_fields(vec![
+        HeaderField { id: FIELD_PNACL_VERSION, ty: FIELD_TYPE_U32, data: 2u32.to_le_bytes().to_vec() },
+        HeaderField { id: FIELD_ALIGN_RECORDS, ty: FIELD_TYPE_FLAG, data: Vec::new() },
+    ])
+}
+
+/// The function's own symbol table, with the absolute ids the body gave its values.
+fn local_symtab(
+    m: &Module,
+    f: &Function,
+    body: &pnacl_bitcode::ir::FunctionBody,
+    module_values: u32,
+) -> Option<Vec<pnacl_bitcode::ir::LocalSymbol>> {
+    // Instruction ids follow the constants in layout order, skipping what defines nothing.
+    let first_inst = module_values + body.num_params + body.constants.len() as u32;
+    let mut inst_ids = std::collections::HashMap::new();
+    let mut next = first_inst;
+    for (_, id) in f.layout() {
+        let inst = f.inst(id);
+        if *m.types.get(inst.ty) != pnacl_llvm::ir::Type::Void && !pointers::is_elided(m, f, Value::Inst(id)) {
+            inst_ids.insert(id, next);
+            next += 1;
+        }
+    }
+    symtab::function_symtab(m, f, |v| match v {
+        Value::Arg(i) => Some(module_values + i),
+        Value::Inst(i) => inst_ids.get(&i).copied(),
+        _ => None,
+    })
+}
+
+/// The `k`th instruction of `func` in layout order.
+fn nth_inst(m: &Module, func: FuncId, k: usize) -> InstId {
+    m.functions[func.0 as usize].layout().nth(k).map(|(_, i)| i).expect("index from the same walk")
+}
+
+fn function_error(m: &Module, func: FuncId, inst: Option<InstId>, r: Refusal) -> FreezeError {
+    let f = &m.functions[func.0 as usize];
+    let what = match inst {
+        Some(i) => describe(m, f, i),
+        None => "the function's signature".into(),
+    };
+    FreezeError::Function { function: f.props.name.clone(), what, reason: r.reason }
+}
+
+/// A one-line description of an instruction for messages.
+fn describe(m: &Module, f: &Function, i: InstId) -> String {
+    let inst = f.inst(i);
+    let op = inst.kind.opcode_name();
+    let ty = types::type_name(m, inst.ty);
+    match &inst.name {
+        Some(n) => format!("%{n} = {op} ({ty})"),
+        None => format!("{op} ({ty})"),
+    }
+}
