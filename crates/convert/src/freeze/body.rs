@@ -347,7 +347,10 @@ impl Builder<'_> {
                 if params != args.len() {
                     return Err(Refusal::new("varargs in a call are not supported in PNaCl bitcode"));
                 }
-                let indirect = is_elided(self.m, self.f, *callee);
+                // A call through a cast of its callee is indirect. With opaque pointers the cast
+                // is gone, but the call's own function type still differs from the callee's.
+                let indirect = is_elided(self.m, self.f, *callee)
+                    || self.m.as_function(*callee).is_some_and(|g| self.m.functions[g.0 as usize].ty != *fn_ty);
                 let callee_id = self.push(*callee)?;
                 let indirect_ret = if indirect {
                     Some(self.ty(inst.ty)?)

@@ -10,12 +10,14 @@
 mod body;
 mod error;
 mod globals;
+mod intrinsics;
 mod pointers;
 mod string_map;
 mod symtab;
 mod types;
 
 pub use error::{FreezeError, Refusal};
+pub use intrinsics::respell_intrinsics;
 pub use symtab::NameHistory;
 
 use pnacl_bitcode::ir::{Function as PFunction, Linkage as PLinkage, Module as PModule};
