@@ -135,6 +135,16 @@ impl Consts {
         Self::default()
     }
 
+    /// A pool holding `list` in this order (a constant listed twice keeps its first id for
+    /// lookups).
+    pub fn from_list(list: Vec<Const>) -> Self {
+        let mut interned = HashMap::with_capacity(list.len());
+        for (i, c) in list.iter().enumerate() {
+            interned.entry(c.clone()).or_insert(ConstId(i as u32));
+        }
+        Consts { list, interned }
+    }
+
     /// The constant with id `id`.
     ///
     /// # Panics

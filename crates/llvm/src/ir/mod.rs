@@ -9,6 +9,7 @@
 //! input had them ([`Module::opaque_pointers`]).
 
 mod constants;
+mod edit;
 mod instructions;
 mod module;
 mod types;

@@ -1,0 +1,95 @@
+//! Editing a module: removing functions and globals, which renumbers the rest.
+
+use super::constants::{Const, Consts};
+use super::module::{FuncId, GlobalId, GlobalRef, Module};
+
+impl Consts {
+    /// Rewrites every constant with `f`, keeping ids (the uniquing map is rebuilt).
+    pub fn rewrite(&mut self, mut f: impl FnMut(&Const) -> Option<Const>) {
+        let mut list = Vec::with_capacity(self.len());
+        for i in 0..self.len() {
+            let c = self.get(super::ConstId(i as u32));
+            list.push(f(c).unwrap_or_else(|| c.clone()));
+        }
+        *self = Consts::from_list(list);
+    }
+}
+
+impl Module {
+    /// Removes the functions `keep` rejects, renumbering the others. Constants that named a
+    /// removed function become `undef` of its pointer type; the caller must have removed
+    /// their uses.
+    pub fn retain_functions(&mut self, mut keep: impl FnMut(FuncId, &super::Function) -> bool) {
+        let mut map = Vec::with_capacity(self.functions.len());
+        let mut next = 0u32;
+        let mut kept = Vec::with_capacity(self.functions.len());
+        for (i, f) in std::mem::take(&mut self.functions).into_iter().enumerate() {
+            if keep(FuncId(i as u32), &f) {
+                map.push(Some(FuncId(next)));
+                next += 1;
+                kept.push(f);
+            } else {
+                map.push(None);
+            }
+        }
+        self.functions = kept;
+        let undef = self.types.opaque_pointer();
+        self.consts.rewrite(|c| match *c {
+            Const::Function(f) => Some(match map[f.0 as usize] {
+                Some(n) => Const::Function(n),
+                None => Const::Undef(undef),
+            }),
+            Const::BlockAddress { ty, func, block } => Some(match map[func.0 as usize] {
+                Some(n) => Const::BlockAddress { ty, func: n, block },
+                None => Const::Undef(ty),
+            }),
+            _ => None,
+        });
+        self.name_order.retain_mut(|r| match r {
+            GlobalRef::Function(f) => match map[f.0 as usize] {
+                Some(n) => {
+                    *f = n;
+                    true
+                }
+                None => false,
+            },
+            _ => true,
+        });
+    }
+
+    /// Removes the global variables `keep` rejects, renumbering the others (see
+    /// [`Module::retain_functions`]).
+    pub fn retain_globals(&mut self, mut keep: impl FnMut(GlobalId, &super::GlobalVar) -> bool) {
+        let mut map = Vec::with_capacity(self.globals.len());
+        let mut next = 0u32;
+        let mut kept = Vec::with_capacity(self.globals.len());
+        for (i, g) in std::mem::take(&mut self.globals).into_iter().enumerate() {
+            if keep(GlobalId(i as u32), &g) {
+                map.push(Some(GlobalId(next)));
+                next += 1;
+                kept.push(g);
+            } else {
+                map.push(None);
+            }
+        }
+        self.globals = kept;
+        let undef = self.types.opaque_pointer();
+        self.consts.rewrite(|c| match *c {
+            Const::Global(g) => Some(match map[g.0 as usize] {
+                Some(n) => Const::Global(n),
+                None => Const::Undef(undef),
+            }),
+            _ => None,
+        });
+        self.name_order.retain_mut(|r| match r {
+            GlobalRef::Global(g) => match map[g.0 as usize] {
+                Some(n) => {
+                    *g = n;
+                    true
+                }
+                None => false,
+            },
+            _ => true,
+        });
+    }
+}
