@@ -93,3 +93,70 @@ impl Module {
         });
     }
 }
+
+impl super::Function {
+    /// Replaces every use of `old` by `new` in the function's live and dead instructions.
+    pub fn replace_all_uses(&mut self, old: super::Value, new: super::Value) {
+        for inst in &mut self.insts {
+            inst.kind.map_values(|v| if v == old { new } else { v });
+        }
+    }
+
+    /// Replaces every use of the values `map` has keys for, in one walk.
+    pub fn replace_uses(&mut self, map: &std::collections::HashMap<super::Value, super::Value>) {
+        if map.is_empty() {
+            return;
+        }
+        for inst in &mut self.insts {
+            inst.kind.map_values(|v| map.get(&v).copied().unwrap_or(v));
+        }
+    }
+
+    /// Where instruction `id` is: its block and its index there.
+    pub fn position(&self, id: super::InstId) -> Option<(super::BlockId, usize)> {
+        self.blocks.iter().enumerate().find_map(|(b, blk)| {
+            blk.insts.iter().position(|&i| i == id).map(|at| (super::BlockId(b as u32), at))
+        })
+    }
+
+    /// Adds `inst` to the arena and puts it in block `block` at index `at`.
+    pub fn insert(&mut self, block: super::BlockId, at: usize, inst: super::Inst) -> super::InstId {
+        let id = self.add_inst(inst);
+        self.blocks[block.0 as usize].insts.insert(at, id);
+        id
+    }
+
+    /// Adds `inst` right before instruction `before` (which must be live).
+    ///
+    /// # Panics
+    /// If `before` is in no block.
+    pub fn insert_before(&mut self, before: super::InstId, inst: super::Inst) -> super::InstId {
+        let (b, at) = self.position(before).expect("insert_before: instruction is in no block");
+        self.insert(b, at, inst)
+    }
+
+    /// Takes instruction `id` out of its block (its arena slot stays, dead).
+    pub fn remove(&mut self, id: super::InstId) {
+        for blk in &mut self.blocks {
+            if let Some(at) = blk.insts.iter().position(|&i| i == id) {
+                blk.insts.remove(at);
+                return;
+            }
+        }
+    }
+
+    /// The number of live uses of each instruction, by arena index.
+    pub fn use_counts(&self) -> Vec<u32> {
+        let mut counts = vec![0u32; self.insts.len()];
+        for (_, id) in self.layout() {
+            self.inst(id).kind.for_each_value(|v| {
+                if let super::Value::Inst(i) = v
+                    && let Some(c) = counts.get_mut(i.0 as usize)
+                {
+                    *c += 1;
+                }
+            });
+        }
+        counts
+    }
+}
