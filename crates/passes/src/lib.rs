@@ -1,6 +1,55 @@
 //! Passes over the LLVM IR model ([`pnacl_llvm::Module`]): what PNaCl's toolchain ran on a
 //! module before writing it as a pexe.
 //!
-//! - [`strip`]: `pnacl-finalize`'s `-strip-metadata -strip-module-flags -strip`.
+//! Each pass lives in its own module and is named as LLVM's `opt` named it
+//! (`expand-varargs`, `nacl-expand-tls`, ...). [`pipeline`] holds the ordered lists of
+//! `pnacl-abi-simplify-preopt` and `-postopt` (`../shared/design/freeze-facts.md` §6) and
+//! runs them; [`lookup`] finds a pass by name, for `pnacl simplify --passes`.
 
+pub mod pipeline;
 pub mod strip;
+
+use pnacl_llvm::Module;
+use std::fmt;
+
+/// A transformation of a module.
+pub trait Pass: Sync {
+    /// The pass's name, as LLVM's `opt` flag spells it (`expand-varargs`).
+    fn name(&self) -> &'static str;
+    /// Runs the pass on `m`.
+    fn run(&self, m: &mut Module) -> Result<(), PassError>;
+}
+
+/// IR a pass cannot bring into PNaCl's form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PassError {
+    /// The pass that refused.
+    pub pass: &'static str,
+    /// The function where it happened, if in one.
+    pub function: Option<String>,
+    /// The construct refused (an instruction, a global, an intrinsic name).
+    pub construct: String,
+    /// Why.
+    pub message: String,
+}
+
+impl fmt::Display for PassError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(func) = &self.function {
+            write!(f, "function @{func}: ")?;
+        }
+        write!(f, "{}: {} (pass {})", self.construct, self.message, self.pass)
+    }
+}
+
+impl std::error::Error for PassError {}
+
+/// Every pass, by name.
+pub fn all() -> &'static [&'static dyn Pass] {
+    pipeline::ALL
+}
+
+/// The pass named `name`.
+pub fn lookup(name: &str) -> Option<&'static dyn Pass> {
+    all().iter().copied().find(|p| p.name() == name)
+}

@@ -10,6 +10,20 @@
 use pnacl_llvm::ir::{Attrs, Const, ConstId, GlobalRef, Module, Value};
 use std::collections::HashSet;
 
+/// The pass (`strip`): [`strip`] as a [`crate::Pass`].
+pub struct Strip;
+
+impl crate::Pass for Strip {
+    fn name(&self) -> &'static str {
+        "strip"
+    }
+
+    fn run(&self, m: &mut Module) -> Result<(), crate::PassError> {
+        strip(m);
+        Ok(())
+    }
+}
+
 /// Strips `m` as pnacl-finalize did.
 pub fn strip(m: &mut Module) {
     strip_debug_info(m);
