@@ -8,6 +8,24 @@
 
 pub mod pipeline;
 pub mod strip;
+pub mod util;
+
+pub mod canonicalize_mem_intrinsics;
+pub mod cleanup_used_globals;
+pub mod dce;
+pub mod expand_constant_expr;
+pub mod expand_gep;
+pub mod global_cleanup;
+pub mod global_dce;
+pub mod internalize;
+pub mod normalize_alignment;
+pub mod remove_asm_memory;
+pub mod resolve_aliases;
+pub mod rewrite_llvm_intrinsics;
+pub mod simplify_allocas;
+pub mod strip_attributes;
+pub mod strip_dead_prototypes;
+pub mod strip_metadata;
 
 use pnacl_llvm::Module;
 use std::fmt;

@@ -153,3 +153,37 @@ pub fn pnacl_binary() -> PathBuf {
     assert!(bin.is_file(), "the pnacl binary is not built at {}", bin.display());
     bin
 }
+
+/// The path of an LLVM tool of a given major version (`llvm_tool("llvm-as", 14)`):
+/// `NAME-VERSION` on the PATH, or `/usr/lib/llvm-VERSION/bin/NAME`. Panics with what to
+/// install when neither exists, so that a test needing it fails rather than passes.
+pub fn llvm_tool(name: &str, version: u32) -> PathBuf {
+    let versioned = format!("{name}-{version}");
+    if let Some(p) = std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|d| d.join(&versioned))
+        .find(|p| p.is_file())
+    {
+        return p;
+    }
+    let p = PathBuf::from(format!("/usr/lib/llvm-{version}/bin/{name}"));
+    assert!(
+        p.is_file(),
+        "{versioned} is not installed: this test needs LLVM {version}'s {name} \
+         (Debian: apt-get install llvm-{version}{})",
+        if name == "FileCheck" { "-tools" } else { "" }
+    );
+    p
+}
+
+/// The conformance material directory (`../shared/conformance`). Panics when missing.
+pub fn conformance_dir() -> PathBuf {
+    let dir = corpus_dir().join("../conformance");
+    assert!(
+        dir.join("freeze_goldens.py").is_file(),
+        "the conformance material is missing: expected {}/freeze_goldens.py",
+        dir.display()
+    );
+    dir
+}

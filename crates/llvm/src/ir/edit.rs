@@ -160,3 +160,95 @@ impl super::Function {
         counts
     }
 }
+
+impl Module {
+    /// Replaces every use of the constants `map` has keys for (instruction operands, switch
+    /// cases, other constants' operands, initializers, aliasees, personalities), then merges
+    /// constants that became equal, as LLVM's uniquing would have made them one.
+    pub fn replace_constants(&mut self, map: &std::collections::HashMap<super::ConstId, super::ConstId>) {
+        use super::ConstId;
+        if map.is_empty() {
+            return;
+        }
+        let n = self.consts.len();
+        let mut canon: Vec<ConstId> = (0..n as u32).map(ConstId).collect();
+        for (&from, &to) in map {
+            canon[from.0 as usize] = to;
+        }
+        let resolve = |canon: &Vec<ConstId>, mut c: ConstId| {
+            let mut steps = 0;
+            while canon[c.0 as usize] != c && steps < n {
+                c = canon[c.0 as usize];
+                steps += 1;
+            }
+            c
+        };
+        // Rewrite operands until no two constants are equal any more.
+        loop {
+            let mut changed = false;
+            let mut seen: std::collections::HashMap<Const, ConstId> = std::collections::HashMap::new();
+            let mut list = Vec::with_capacity(n);
+            for i in 0..n {
+                let id = ConstId(i as u32);
+                let mut c = self.consts.get(id).clone();
+                match &mut c {
+                    Const::Aggregate { elems: ops, .. } | Const::Expr { operands: ops, .. } => {
+                        for op in ops.iter_mut() {
+                            let r = resolve(&canon, *op);
+                            if r != *op {
+                                *op = r;
+                                changed = true;
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                if resolve(&canon, id) == id {
+                    match seen.get(&c) {
+                        Some(&first) => {
+                            canon[i] = first;
+                            changed = true;
+                        }
+                        None => {
+                            seen.insert(c.clone(), id);
+                        }
+                    }
+                }
+                list.push(c);
+            }
+            self.consts = Consts::from_list(list);
+            if !changed {
+                break;
+            }
+        }
+        let canon: Vec<ConstId> = (0..n as u32).map(|i| resolve(&canon, ConstId(i))).collect();
+        let remap = |c: ConstId| canon[c.0 as usize];
+        for g in &mut self.globals {
+            g.init = g.init.map(remap);
+        }
+        for a in &mut self.aliases {
+            a.aliasee = remap(a.aliasee);
+        }
+        for f in &mut self.functions {
+            f.personality = f.personality.map(remap);
+            for inst in &mut f.insts {
+                inst.kind.map_values(|v| match v {
+                    super::Value::Const(c) => super::Value::Const(remap(c)),
+                    other => other,
+                });
+                if let super::InstKind::Switch { cases, .. } = &mut inst.kind {
+                    for case in cases {
+                        case.0 = remap(case.0);
+                    }
+                }
+                if let super::InstKind::LandingPad { clauses, .. } = &mut inst.kind {
+                    for cl in clauses {
+                        match cl {
+                            super::Clause::Catch(c) | super::Clause::Filter(c) => *c = remap(*c),
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! What the passes share: building instructions and constants, rebuilding blocks, and
+//! reporting.
+
+use crate::PassError;
+use pnacl_llvm::ir::{
+    CastOp, Const, FuncId, Function, Inst, InstId, InstKind, Module, Type, TypeId, Value,
+};
+use std::collections::HashMap;
+
+/// An instruction with no name.
+pub fn inst(kind: InstKind, ty: TypeId) -> Inst {
+    Inst { kind, ty, name: None }
+}
+
+/// The `i32` constant `v`.
+pub fn i32_const(m: &mut Module, v: u64) -> Value {
+    let t = m.types.int(32);
+    Value::Const(m.consts.int(t, 32, v))
+}
+
+/// The integer constant `v` of integer type `ty`.
+pub fn int_const(m: &mut Module, ty: TypeId, v: u64) -> Value {
+    let w = m.types.get(ty).int_width().unwrap_or(64);
+    if w > 64 {
+        let mut words = vec![0u64; w.div_ceil(64) as usize];
+        words[0] = v;
+        return Value::Const(m.consts.intern(Const::WideInt { ty, words }));
+    }
+    Value::Const(m.consts.int(ty, w, v))
+}
+
+/// `undef` of type `ty`.
+pub fn undef(m: &mut Module, ty: TypeId) -> Value {
+    Value::Const(m.consts.intern(Const::Undef(ty)))
+}
+
+/// The type of `v` in function `f`.
+///
+/// # Panics
+/// If the value has no type (a malformed module).
+pub fn ty(m: &Module, f: FuncId, v: Value) -> TypeId {
+    m.value_type(f, v).expect("every operand has a type")
+}
+
+/// True if `t` is a pointer type.
+pub fn is_ptr(m: &Module, t: TypeId) -> bool {
+    m.types.get(t).is_pointer()
+}
+
+/// The pointer type to `pointee` (address space 0), typed or opaque as the module is.
+pub fn ptr_to(m: &mut Module, pointee: TypeId) -> TypeId {
+    m.pointer_type(pointee, 0)
+}
+
+/// The name of function `f`, for messages.
+pub fn fname(m: &Module, f: FuncId) -> String {
+    let n = &m.functions[f.0 as usize].props.name;
+    if n.is_empty() { format!("{}", f.0) } else { n.clone() }
+}
+
+/// An error of pass `pass` about instruction `i` of function `f`.
+pub fn error(m: &Module, pass: &'static str, f: FuncId, i: InstId, message: impl Into<String>) -> PassError {
+    let func = &m.functions[f.0 as usize];
+    let inst = func.inst(i);
+    let construct = match &inst.name {
+        Some(n) => format!("%{n} = {}", inst.kind.opcode_name()),
+        None => inst.kind.opcode_name().to_string(),
+    };
+    PassError { pass, function: Some(fname(m, f)), construct, message: message.into() }
+}
+
+/// Where a rebuilt block's instructions go.
+pub struct Out<'a> {
+    /// The function being rebuilt.
+    pub func: FuncId,
+    list: &'a mut Vec<InstId>,
+}
+
+impl Out<'_> {
+    /// Adds `inst` to the function and to the block being rebuilt; returns its value.
+    pub fn emit(&mut self, m: &mut Module, inst: Inst) -> Value {
+        let id = m.functions[self.func.0 as usize].add_inst(inst);
+        self.list.push(id);
+        Value::Inst(id)
+    }
+
+    /// Keeps instruction `id` (in its new place).
+    pub fn keep(&mut self, id: InstId) {
+        self.list.push(id);
+    }
+
+    /// A cast of `val` to `to`, or `val` itself if it already has that type.
+    pub fn cast(&mut self, m: &mut Module, op: CastOp, val: Value, to: TypeId) -> Value {
+        if ty(m, self.func, val) == to {
+            return val;
+        }
+        self.emit(m, inst(InstKind::Cast { op, val }, to))
+    }
+
+    /// `val` as a pointer of type `to`: a bitcast of another pointer (none with opaque
+    /// pointers), an `inttoptr` of an integer.
+    pub fn to_ptr(&mut self, m: &mut Module, val: Value, to: TypeId) -> Value {
+        let from = ty(m, self.func, val);
+        if from == to {
+            return val;
+        }
+        let op = if is_ptr(m, from) { CastOp::Bitcast } else { CastOp::IntToPtr };
+        self.emit(m, inst(InstKind::Cast { op, val }, to))
+    }
+}
+
+/// Rebuilds every block of function `func`: `visit` is called for each instruction in order
+/// and puts on `out` what stands in its place (itself with [`Out::keep`], or new
+/// instructions). Uses of an instruction can be redirected through the returned map
+/// (filled by `visit`), applied once at the end.
+pub fn rebuild(
+    m: &mut Module,
+    func: FuncId,
+    mut visit: impl FnMut(&mut Module, InstId, &mut Out<'_>, &mut HashMap<Value, Value>) -> Result<(), PassError>,
+) -> Result<(), PassError> {
+    let blocks = std::mem::take(&mut m.functions[func.0 as usize].blocks);
+    let mut rebuilt = Vec::with_capacity(blocks.len());
+    let mut replace = HashMap::new();
+    let mut result = Ok(());
+    for mut b in blocks {
+        let old = std::mem::take(&mut b.insts);
+        let mut list = Vec::with_capacity(old.len());
+        for &id in &old {
+            if result.is_err() {
+                list.push(id);
+                continue;
+            }
+            let mut out = Out { func, list: &mut list };
+            // Take the block list out of the module while visiting; the visitor sees the
+            // function's instructions but no block layout.
+            if let Err(e) = visit(m, id, &mut out, &mut replace) {
+                result = Err(e);
+            }
+        }
+        b.insts = list;
+        rebuilt.push(b);
+    }
+    let f = &mut m.functions[func.0 as usize];
+    f.blocks = rebuilt;
+    f.replace_uses(&replace);
+    result
+}
+
+/// Each defined function's id.
+pub fn defined(m: &Module) -> Vec<FuncId> {
+    m.functions.iter().enumerate().filter(|(_, f)| !f.is_declaration()).map(|(i, _)| FuncId(i as u32)).collect()
+}
+
+/// The function a call or invoke calls directly, with its name.
+pub fn callee_name<'m>(m: &'m Module, f: &Function, i: InstId) -> Option<&'m str> {
+    m.direct_callee(f.inst(i)).map(|c| m.functions[c.0 as usize].props.name.as_str())
+}
+
+/// True if `t` is a struct or array type.
+pub fn is_aggregate(m: &Module, t: TypeId) -> bool {
+    matches!(m.types.get(t), Type::Struct(_) | Type::Array { .. })
+}
+
+/// The function named `name`, declared with type `fn_ty` (external) if the module has none.
+pub fn declare(m: &mut Module, name: &str, fn_ty: TypeId) -> FuncId {
+    if let Some(f) = m.function_by_name(name) {
+        return f;
+    }
+    let params = m.types.as_function(fn_ty).map_or(0, |(_, p, _)| p.len());
+    m.functions.push(Function {
+        props: pnacl_llvm::ir::GlobalProps { name: name.to_string(), ..Default::default() },
+        ty: fn_ty,
+        cc: 0,
+        attrs: Default::default(),
+        gc: None,
+        personality: None,
+        params: vec![Default::default(); params],
+        blocks: Vec::new(),
+        insts: Vec::new(),
+    });
+    m.pointer_type(fn_ty, 0);
+    FuncId(m.functions.len() as u32 - 1)
+}
+
+/// The address of function `f` as an operand.
+pub fn func_value(m: &mut Module, f: FuncId) -> Value {
+    Value::Const(m.consts.intern(Const::Function(f)))
+}
+
+/// A direct call of `f` with `args` (C calling convention, no attributes).
+pub fn call(m: &Module, f: FuncId, args: Vec<Value>, callee: Value) -> Inst {
+    let fn_ty = m.functions[f.0 as usize].ty;
+    let (ret, _, _) = m.types.as_function(fn_ty).expect("function type");
+    inst(
+        InstKind::Call {
+            callee,
+            fn_ty,
+            args,
+            cc: 0,
+            tail: Default::default(),
+            attrs: Box::default(),
+            flags: 0,
+        },
+        ret,
+    )
+}
