@@ -25,6 +25,7 @@ pub mod rewrite_llvm_intrinsics;
 pub mod simplify_allocas;
 pub mod strip_attributes;
 pub mod strip_dead_prototypes;
+pub mod replace_ptrs_with_ints;
 pub mod strip_metadata;
 
 use pnacl_llvm::Module;
