@@ -15,6 +15,8 @@ pub mod cleanup_used_globals;
 pub mod dce;
 pub mod expand_constant_expr;
 pub mod expand_gep;
+pub mod expand_varargs;
+pub mod flatten_globals;
 pub mod global_cleanup;
 pub mod global_dce;
 pub mod internalize;

@@ -204,3 +204,19 @@ pub fn call(m: &Module, f: FuncId, args: Vec<Value>, callee: Value) -> Inst {
         ret,
     )
 }
+
+/// `load T, T* ptr` (non-atomic, not volatile).
+pub fn load(ptr: Value, ty: TypeId, align: u32) -> Inst {
+    inst(InstKind::Load { ptr, align, volatile: false, ordering: pnacl_llvm::ir::Ordering::NotAtomic }, ty)
+}
+
+/// `store val, ptr` (non-atomic, not volatile).
+pub fn store(m: &mut Module, ptr: Value, val: Value, align: u32) -> Inst {
+    let void = m.types.void();
+    inst(InstKind::Store { ptr, val, align, volatile: false, ordering: pnacl_llvm::ir::Ordering::NotAtomic }, void)
+}
+
+/// A binary operation.
+pub fn binop(op: pnacl_llvm::ir::BinaryOp, lhs: Value, rhs: Value, ty: TypeId) -> Inst {
+    inst(InstKind::Binary { op, lhs, rhs, flags: 0 }, ty)
+}

@@ -1,0 +1,297 @@
+//! `flatten-globals`: every global initializer becomes bytes and relocations: `[N x i8]`
+//! data or zeros, `i32 ptrtoint (@G)` (plus an addend), or a packed struct of those; uses
+//! of the global see it through a cast to its old type.
+
+use crate::util::inst;
+use crate::{Pass, PassError};
+use pnacl_llvm::ir::{
+    BinaryOp, CastOp, Const, ConstId, ExprOp, GlobalId, InstKind, Module, StructType, Type, TypeId, Value,
+};
+use std::collections::HashMap;
+
+/// The pass.
+pub struct FlattenGlobals;
+
+const NAME: &str = "flatten-globals";
+
+/// An initializer as bytes, with 4-byte relocations at some offsets.
+#[derive(Default)]
+struct Flat {
+    bytes: Vec<u8>,
+    /// `(offset, target address constant, addend)`.
+    relocs: Vec<(usize, ConstId, i64)>,
+}
+
+/// The global value and byte offset a pointer constant denotes.
+fn address(m: &Module, c: ConstId) -> Result<Option<(ConstId, i64)>, String> {
+    match m.consts.get(c) {
+        Const::Global(_) | Const::Function(_) => Ok(Some((c, 0))),
+        Const::Null(_) | Const::Zero(_) | Const::Undef(_) | Const::Poison(_) => Ok(None),
+        Const::Int { value, .. } => {
+            if *value == 0 {
+                Ok(None)
+            } else {
+                Err("an integer constant used as an address".into())
+            }
+        }
+        Const::Expr { op, operands, .. } => match op {
+            ExprOp::Cast(CastOp::Bitcast | CastOp::PtrToInt | CastOp::IntToPtr | CastOp::AddrSpaceCast) => {
+                address(m, operands[0])
+            }
+            ExprOp::Binary(BinaryOp::Add, _) => {
+                let k = int_value(m, operands[1]).ok_or("a relocation addend that is not constant")?;
+                Ok(address(m, operands[0])?.map(|(g, a)| (g, a.wrapping_add(k))))
+            }
+            ExprOp::Binary(BinaryOp::Sub, _) => {
+                let k = int_value(m, operands[1]).ok_or("a relocation addend that is not constant")?;
+                Ok(address(m, operands[0])?.map(|(g, a)| (g, a.wrapping_sub(k))))
+            }
+            ExprOp::GetElementPtr { source_ty, .. } => {
+                let base = address(m, operands[0])?;
+                let off = gep_offset(m, *source_ty, &operands[1..])?;
+                Ok(base.map(|(g, a)| (g, a.wrapping_add(off))))
+            }
+            _ => Err("a constant expression that is not an address".into()),
+        },
+        _ => Err("a constant that is not an address".into()),
+    }
+}
+
+/// The sign-extended value of an integer constant.
+fn int_value(m: &Module, c: ConstId) -> Option<i64> {
+    match m.consts.get(c) {
+        Const::Int { ty, value } => {
+            let w = m.types.get(*ty).int_width()?;
+            Some(if w >= 64 { *value as i64 } else { ((*value << (64 - w)) as i64) >> (64 - w) })
+        }
+        Const::Zero(_) | Const::Null(_) => Some(0),
+        _ => None,
+    }
+}
+
+/// The byte offset of a constant GEP's indices.
+fn gep_offset(m: &Module, source: TypeId, indices: &[ConstId]) -> Result<i64, String> {
+    let mut off: i64 = 0;
+    let mut cur = source;
+    for (k, &i) in indices.iter().enumerate() {
+        let idx = int_value(m, i).ok_or("a non-constant index")?;
+        if k == 0 {
+            off += idx * m.types.alloc_size(cur).ok_or("an unsized type")? as i64;
+            continue;
+        }
+        match m.types.get(cur) {
+            Type::Struct(s) => {
+                off += m.types.field_offset(cur, idx as usize).ok_or("a field out of range")? as i64;
+                cur = s.fields[idx as usize];
+            }
+            Type::Array { elem, .. } | Type::Vector { elem, .. } => {
+                let e = *elem;
+                off += idx * m.types.alloc_size(e).ok_or("an unsized type")? as i64;
+                cur = e;
+            }
+            _ => return Err("an index into a non-aggregate".into()),
+        }
+    }
+    Ok(off)
+}
+
+impl Flat {
+    /// Appends constant `c` of type `t` as laid out in memory.
+    fn put(&mut self, m: &Module, c: ConstId, t: TypeId) -> Result<(), String> {
+        let size = m.types.alloc_size(t).ok_or("an unsized initializer")? as usize;
+        let start = self.bytes.len();
+        match m.consts.get(c) {
+            Const::Zero(_) | Const::Undef(_) | Const::Poison(_) | Const::Null(_) => {}
+            Const::Int { value, .. } => {
+                let n = m.types.store_size(t).unwrap_or(8) as usize;
+                self.bytes.extend_from_slice(&value.to_le_bytes()[..n.min(8)]);
+            }
+            Const::WideInt { words, .. } => {
+                let n = m.types.store_size(t).unwrap_or(0) as usize;
+                let all: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                self.bytes.extend_from_slice(&all[..n.min(all.len())]);
+            }
+            Const::Float { bits, .. } => {
+                let n = m.types.store_size(t).unwrap_or(8) as usize;
+                self.bytes.extend_from_slice(&bits.to_le_bytes()[..n.min(16)]);
+            }
+            Const::Data { elems, .. } => {
+                let elem = m.types.element(t).ok_or("data of a non-sequence")?;
+                let n = m.types.store_size(elem).unwrap_or(1) as usize;
+                let stride = m.types.alloc_size(elem).unwrap_or(1) as usize;
+                for e in elems {
+                    let at = self.bytes.len();
+                    self.bytes.extend_from_slice(&e.to_le_bytes()[..n.min(8)]);
+                    self.bytes.resize(at + stride, 0);
+                }
+            }
+            Const::Aggregate { elems, .. } => match m.types.get(t).clone() {
+                Type::Struct(s) => {
+                    for (k, (&e, &ft)) in elems.iter().zip(&s.fields).enumerate() {
+                        let off = m.types.field_offset(t, k).ok_or("a field out of range")? as usize;
+                        self.bytes.resize(start + off, 0);
+                        self.put(m, e, ft)?;
+                    }
+                }
+                Type::Array { elem, .. } | Type::Vector { elem, .. } => {
+                    for &e in elems {
+                        self.put(m, e, elem)?;
+                    }
+                }
+                _ => return Err("an aggregate of a scalar type".into()),
+            },
+            _ => match address(m, c)? {
+                Some((g, addend)) => {
+                    if m.types.store_size(t) != Some(4) {
+                        return Err("an address stored in other than 4 bytes".into());
+                    }
+                    self.relocs.push((start, g, addend));
+                    self.bytes.extend_from_slice(&[0; 4]);
+                }
+                None => {}
+            },
+        }
+        self.bytes.resize(start + size, 0);
+        Ok(())
+    }
+}
+
+/// The flattened initializer: one simple element, or a packed struct of them.
+fn build(m: &mut Module, flat: Flat) -> (TypeId, ConstId) {
+    let i8t = m.types.int(8);
+    let i32t = m.types.int(32);
+    let mut parts: Vec<(TypeId, ConstId)> = Vec::new();
+    let mut at = 0;
+    let bytes_part = |m: &mut Module, data: &[u8], parts: &mut Vec<(TypeId, ConstId)>| {
+        if data.is_empty() {
+            return;
+        }
+        let ty = m.types.intern(Type::Array { len: data.len() as u64, elem: i8t });
+        let c = if data.iter().all(|&b| b == 0) {
+            Const::Zero(ty)
+        } else {
+            Const::Data { ty, elems: data.iter().map(|&b| u64::from(b)).collect() }
+        };
+        parts.push((ty, m.consts.intern(c)));
+    };
+    for &(off, target, addend) in &flat.relocs {
+        bytes_part(m, &flat.bytes[at..off], &mut parts);
+        let p = m.consts.intern(Const::Expr { ty: i32t, op: ExprOp::Cast(CastOp::PtrToInt), operands: vec![target] });
+        let c = if addend as u32 == 0 {
+            p
+        } else {
+            let k = m.consts.int(i32t, 32, u64::from(addend as u32));
+            m.consts.intern(Const::Expr { ty: i32t, op: ExprOp::Binary(BinaryOp::Add, 0), operands: vec![p, k] })
+        };
+        parts.push((i32t, c));
+        at = off + 4;
+    }
+    bytes_part(m, &flat.bytes[at..], &mut parts);
+    if parts.is_empty() {
+        // A zero-size global keeps a size of zero.
+        let ty = m.types.intern(Type::Array { len: 0, elem: i8t });
+        parts.push((ty, m.consts.intern(Const::Zero(ty))));
+    }
+    if parts.len() == 1 {
+        return parts[0];
+    }
+    let ty = m.types.intern(Type::Struct(StructType {
+        name: None,
+        fields: parts.iter().map(|p| p.0).collect(),
+        packed: true,
+        opaque: false,
+    }));
+    let c = m.consts.intern(Const::Aggregate { ty, elems: parts.iter().map(|p| p.1).collect() });
+    (ty, c)
+}
+
+/// True if the initializer is already in normal form.
+fn is_flat(m: &Module, init: ConstId) -> bool {
+    let simple = |c: ConstId| {
+        let k = m.consts.get(c);
+        let Some(t) = k.own_type() else { return false };
+        match m.types.get(t) {
+            Type::Array { elem, .. } => {
+                *m.types.get(*elem) == Type::Int(8) && matches!(k, Const::Zero(_) | Const::Data { .. })
+            }
+            Type::Int(32) => matches!(address(m, c), Ok(Some(_))) && matches!(k, Const::Expr { .. }),
+            _ => false,
+        }
+    };
+    match m.consts.get(init) {
+        Const::Aggregate { ty, elems } => {
+            matches!(m.types.get(*ty), Type::Struct(s) if s.packed && s.name.is_none()) && elems.iter().all(|&e| simple(e))
+        }
+        _ => simple(init),
+    }
+}
+
+impl Pass for FlattenGlobals {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn run(&self, m: &mut Module) -> Result<(), PassError> {
+        // Old address types of the globals whose type changes.
+        let mut retyped: HashMap<GlobalId, TypeId> = HashMap::new();
+        for gi in 0..m.globals.len() {
+            let g = &m.globals[gi];
+            let Some(init) = g.init else { continue };
+            if is_flat(m, init) {
+                continue;
+            }
+            let old_ty = g.value_ty;
+            let mut flat = Flat::default();
+            flat.put(m, init, old_ty).map_err(|e| PassError {
+                pass: NAME,
+                function: None,
+                construct: format!("global @{}", m.globals[gi].props.name),
+                message: e,
+            })?;
+            let (ty, c) = build(m, flat);
+            if ty != old_ty {
+                let old_ptr = m.pointer_type(old_ty, m.globals[gi].props.addr_space);
+                retyped.insert(GlobalId(gi as u32), old_ptr);
+                m.pointer_type(ty, 0);
+            }
+            let g = &mut m.globals[gi];
+            g.value_ty = ty;
+            g.init = Some(c);
+        }
+        if retyped.is_empty() || m.opaque_pointers {
+            return Ok(());
+        }
+        // Typed pointers: instructions that used a retyped global get a cast of it to its old
+        // type right before them (the writer elides it).
+        for f in crate::util::defined(m) {
+            crate::util::rebuild(m, f, |m, id, out, _| {
+                let mut kind = m.functions[f.0 as usize].inst(id).kind.clone();
+                let mut uses = Vec::new();
+                kind.for_each_value(|v| {
+                    if let Value::Const(c) = v
+                        && let Const::Global(g) = m.consts.get(c)
+                        && let Some(&t) = retyped.get(g)
+                        && !uses.contains(&(c, t))
+                    {
+                        uses.push((c, t));
+                    }
+                });
+                if !uses.is_empty() {
+                    let mut map = HashMap::new();
+                    for (c, t) in uses {
+                        let cast = out.emit(m, inst(InstKind::Cast { op: CastOp::Bitcast, val: Value::Const(c) }, t));
+                        map.insert(Value::Const(c), cast);
+                    }
+                    if let InstKind::Phi { .. } = kind {
+                        return Err(crate::util::error(m, NAME, f, id, "a phi of a global whose type changes"));
+                    }
+                    kind.map_values(|v| map.get(&v).copied().unwrap_or(v));
+                    m.functions[f.0 as usize].inst_mut(id).kind = kind;
+                }
+                out.keep(id);
+                Ok(())
+            })?;
+        }
+        Ok(())
+    }
+}
