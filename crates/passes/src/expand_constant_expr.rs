@@ -16,7 +16,7 @@ fn has_expr(m: &Module, c: ConstId) -> bool {
 
 /// The instruction that computes constant expression `c`, its operands computed first
 /// (pushed on `out`).
-fn expand(m: &mut Module, f: FuncId, c: ConstId, out: &mut Vec<InstId>) -> Value {
+pub(crate) fn expand(m: &mut Module, f: FuncId, c: ConstId, out: &mut Vec<InstId>) -> Value {
     let Const::Expr { ty, op, operands } = m.consts.get(c).clone() else { return Value::Const(c) };
     let ops: Vec<Value> = operands
         .iter()
