@@ -37,7 +37,8 @@ impl Pass for ExpandArithWithOverflow {
                 let InstKind::Call { args, .. } = &i.kind else { unreachable!() };
                 let (a, b) = (args[0], args[1]);
                 let t = crate::util::ty(m, f, a);
-                let w = m.types.get(t).int_width().ok_or_else(|| error(m, NAME, f, id, "a vector overflow intrinsic"))?;
+                let w =
+                    m.types.get(t).int_width().ok_or_else(|| error(m, NAME, f, id, "a vector overflow intrinsic"))?;
                 let zero = int_const(m, t, 0);
                 let (result, overflow) = match rest.0 {
                     "uadd" => {

@@ -17,12 +17,20 @@ fn strip(attrs: &mut Attrs) {
 }
 
 /// The type a `byval` parameter points to, from the attribute or the pointer type.
-fn byval_pointee(m: &Module, attrs: &Attrs, index: usize, ptr_ty: pnacl_llvm::ir::TypeId) -> Option<pnacl_llvm::ir::TypeId> {
-    attrs.param(index).iter().find_map(|a| match a {
-        Attr::Type(k, Some(t)) if *k == attr_kind::BYVAL => Some(*t),
-        _ => None,
-    })
-    .or_else(|| m.types.pointee(ptr_ty))
+fn byval_pointee(
+    m: &Module,
+    attrs: &Attrs,
+    index: usize,
+    ptr_ty: pnacl_llvm::ir::TypeId,
+) -> Option<pnacl_llvm::ir::TypeId> {
+    attrs
+        .param(index)
+        .iter()
+        .find_map(|a| match a {
+            Attr::Type(k, Some(t)) if *k == attr_kind::BYVAL => Some(*t),
+            _ => None,
+        })
+        .or_else(|| m.types.pointee(ptr_ty))
 }
 
 /// The alignment a `byval` copy needs.

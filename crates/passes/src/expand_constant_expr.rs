@@ -18,10 +18,8 @@ fn has_expr(m: &Module, c: ConstId) -> bool {
 /// (pushed on `out`).
 pub(crate) fn expand(m: &mut Module, f: FuncId, c: ConstId, out: &mut Vec<InstId>) -> Value {
     let Const::Expr { ty, op, operands } = m.consts.get(c).clone() else { return Value::Const(c) };
-    let ops: Vec<Value> = operands
-        .iter()
-        .map(|&o| if has_expr(m, o) { expand(m, f, o, out) } else { Value::Const(o) })
-        .collect();
+    let ops: Vec<Value> =
+        operands.iter().map(|&o| if has_expr(m, o) { expand(m, f, o, out) } else { Value::Const(o) }).collect();
     let kind = match op {
         ExprOp::Cast(op) => InstKind::Cast { op, val: ops[0] },
         ExprOp::Binary(op, flags) => InstKind::Binary { op, lhs: ops[0], rhs: ops[1], flags: u32::from(flags) },

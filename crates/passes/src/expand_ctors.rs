@@ -48,11 +48,19 @@ fn expand(m: &mut Module, list: &str, start: &str, end: &str) {
             if m.const_type(c) == Some(fp) {
                 c
             } else {
-                m.consts.intern(Const::Expr { ty: fp, op: ExprOp::Cast(pnacl_llvm::ir::CastOp::Bitcast), operands: vec![c] })
+                m.consts.intern(Const::Expr {
+                    ty: fp,
+                    op: ExprOp::Cast(pnacl_llvm::ir::CastOp::Bitcast),
+                    operands: vec![c],
+                })
             }
         })
         .collect();
-    let value = if elems.is_empty() { m.consts.intern(Const::Zero(arr)) } else { m.consts.intern(Const::Aggregate { ty: arr, elems }) };
+    let value = if elems.is_empty() {
+        m.consts.intern(Const::Zero(arr))
+    } else {
+        m.consts.intern(Const::Aggregate { ty: arr, elems })
+    };
     let gi = match uses_start {
         Some(i) => i,
         None => {
@@ -89,7 +97,11 @@ fn expand(m: &mut Module, list: &str, start: &str, end: &str) {
         let past = if end_ty == new_ptr {
             past
         } else {
-            m.consts.intern(Const::Expr { ty: end_ty, op: ExprOp::Cast(pnacl_llvm::ir::CastOp::Bitcast), operands: vec![past] })
+            m.consts.intern(Const::Expr {
+                ty: end_ty,
+                op: ExprOp::Cast(pnacl_llvm::ir::CastOp::Bitcast),
+                operands: vec![past],
+            })
         };
         map.insert(end_c, past);
         m.replace_constants(&map);

@@ -73,9 +73,15 @@ impl Pass for ExpandGetElementPtr {
                             let mut v = out.cast(m, op, idx, i32t);
                             if size != 1 {
                                 let s = i32_const(m, size);
-                                v = out.emit(m, inst(InstKind::Binary { op: BinaryOp::Mul, lhs: v, rhs: s, flags: 0 }, i32t));
+                                v = out.emit(
+                                    m,
+                                    inst(InstKind::Binary { op: BinaryOp::Mul, lhs: v, rhs: s, flags: 0 }, i32t),
+                                );
                             }
-                            acc = out.emit(m, inst(InstKind::Binary { op: BinaryOp::Add, lhs: acc, rhs: v, flags: 0 }, i32t));
+                            acc = out.emit(
+                                m,
+                                inst(InstKind::Binary { op: BinaryOp::Add, lhs: acc, rhs: v, flags: 0 }, i32t),
+                            );
                         }
                     }
                     if k > 0 {

@@ -187,7 +187,17 @@ impl Pass for ExpandModernIntrinsics {
                     ("is", _) if rest.starts_with("is.constant") => Value::Const(m.consts.int(i1t, 1, 0)),
                     ("objectsize", Some(w)) => {
                         let min = matches!(args.get(1), Some(Value::Const(c)) if matches!(m.consts.get(*c), Const::Int { value: 1, .. }));
-                        int_const(m, t, if min { 0 } else if w >= 64 { u64::MAX } else { (1u64 << w) - 1 })
+                        int_const(
+                            m,
+                            t,
+                            if min {
+                                0
+                            } else if w >= 64 {
+                                u64::MAX
+                            } else {
+                                (1u64 << w) - 1
+                            },
+                        )
                     }
                     ("fmuladd", None) => {
                         let p = out.emit(m, binop(BinaryOp::FMul, args[0], args[1], t));

@@ -30,11 +30,11 @@ impl Pass for ExpandSmallArguments {
     fn run(&self, m: &mut Module) -> Result<(), PassError> {
         let i32t = m.types.int(32);
         let old: Vec<TypeId> = m.functions.iter().map(|f| f.ty).collect();
-        for i in 0..m.functions.len() {
+        for (i, &ty) in old.iter().enumerate() {
             if m.functions[i].is_intrinsic() {
                 continue;
             }
-            let t = widen(m, old[i]);
+            let t = widen(m, ty);
             m.functions[i].ty = t;
             m.pointer_type(t, 0);
         }
@@ -43,13 +43,15 @@ impl Pass for ExpandSmallArguments {
             if m.functions[fi].is_intrinsic() {
                 continue;
             }
-            let (old_ret, old_params, _) = m.types.as_function(old[fi]).map(|(r, p, v)| (r, p.to_vec(), v)).expect("fn");
+            let (old_ret, old_params, _) =
+                m.types.as_function(old[fi]).map(|(r, p, v)| (r, p.to_vec(), v)).expect("fn");
             // Parameters: truncated back at the start of the entry block.
             let mut entry = Vec::new();
             let mut map = std::collections::HashMap::new();
             for (k, &p) in old_params.iter().enumerate() {
                 if is_small(m, p) {
-                    let t = m.functions[fi].add_inst(inst(InstKind::Cast { op: CastOp::Trunc, val: Value::Arg(k as u32) }, p));
+                    let t = m.functions[fi]
+                        .add_inst(inst(InstKind::Cast { op: CastOp::Trunc, val: Value::Arg(k as u32) }, p));
                     entry.push(t);
                     map.insert(Value::Arg(k as u32), Value::Inst(t));
                 }
@@ -81,7 +83,8 @@ impl Pass for ExpandSmallArguments {
                         for (k, a) in args.iter_mut().enumerate() {
                             let t = ty(m, f, *a);
                             if is_small(m, t) {
-                                let op = if attrs.param_has(k, attr_kind::SIGN_EXT) { CastOp::SExt } else { CastOp::ZExt };
+                                let op =
+                                    if attrs.param_has(k, attr_kind::SIGN_EXT) { CastOp::SExt } else { CastOp::ZExt };
                                 *a = out.cast(m, op, *a, i32t);
                             }
                         }

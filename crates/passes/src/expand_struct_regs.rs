@@ -3,9 +3,7 @@
 
 use crate::util::{binop, error, i32_const, inst, load, ptr_to, store, undef};
 use crate::{Pass, PassError};
-use pnacl_llvm::ir::{
-    BinaryOp, CastOp, Const, ConstId, FuncId, InstId, InstKind, Module, Type, TypeId, Value,
-};
+use pnacl_llvm::ir::{BinaryOp, CastOp, Const, ConstId, FuncId, InstId, InstKind, Module, Type, TypeId, Value};
 use std::collections::HashMap;
 
 /// The pass.
@@ -141,10 +139,12 @@ fn expand(m: &mut Module, f: FuncId) -> Result<(), PassError> {
         };
         match &i.kind {
             InstKind::InsertValue { agg, val, indices } => {
-                let base = get(m, &split, *agg, i.ty).ok_or_else(|| error(m, NAME, f, id, "insertvalue into an unknown aggregate"))?;
+                let base = get(m, &split, *agg, i.ty)
+                    .ok_or_else(|| error(m, NAME, f, id, "insertvalue into an unknown aggregate"))?;
                 let vt = crate::util::ty(m, f, *val);
                 let part = if is_struct(m, vt) {
-                    get(m, &split, *val, vt).ok_or_else(|| error(m, NAME, f, id, "insertvalue of an unknown aggregate"))?
+                    get(m, &split, *val, vt)
+                        .ok_or_else(|| error(m, NAME, f, id, "insertvalue of an unknown aggregate"))?
                 } else {
                     vec![*val]
                 };
@@ -155,7 +155,8 @@ fn expand(m: &mut Module, f: FuncId) -> Result<(), PassError> {
             }
             InstKind::ExtractValue { agg, indices } => {
                 let at = crate::util::ty(m, f, *agg);
-                let all = get(m, &split, *agg, at).ok_or_else(|| error(m, NAME, f, id, "extractvalue of an unknown aggregate"))?;
+                let all = get(m, &split, *agg, at)
+                    .ok_or_else(|| error(m, NAME, f, id, "extractvalue of an unknown aggregate"))?;
                 let r = leaf_range(m, at, indices);
                 if is_struct(m, i.ty) {
                     split.insert(Value::Inst(id), all[r].to_vec());
@@ -178,7 +179,8 @@ fn expand(m: &mut Module, f: FuncId) -> Result<(), PassError> {
                     out.keep(id);
                     return Ok(());
                 }
-                let vals = get(m, &split, *val, vt).ok_or_else(|| error(m, NAME, f, id, "store of an unknown aggregate"))?;
+                let vals =
+                    get(m, &split, *val, vt).ok_or_else(|| error(m, NAME, f, id, "store of an unknown aggregate"))?;
                 let base = out.cast(m, CastOp::PtrToInt, *ptr, i32t);
                 let _ = align;
                 for ((off, lt, _), v) in leaves(m, vt).into_iter().zip(vals) {
@@ -188,8 +190,10 @@ fn expand(m: &mut Module, f: FuncId) -> Result<(), PassError> {
                 }
             }
             InstKind::Select { cond, on_true, on_false } if is_struct(m, i.ty) => {
-                let t = get(m, &split, *on_true, i.ty).ok_or_else(|| error(m, NAME, f, id, "select of an unknown aggregate"))?;
-                let e = get(m, &split, *on_false, i.ty).ok_or_else(|| error(m, NAME, f, id, "select of an unknown aggregate"))?;
+                let t = get(m, &split, *on_true, i.ty)
+                    .ok_or_else(|| error(m, NAME, f, id, "select of an unknown aggregate"))?;
+                let e = get(m, &split, *on_false, i.ty)
+                    .ok_or_else(|| error(m, NAME, f, id, "select of an unknown aggregate"))?;
                 let mut vals = Vec::new();
                 for ((a, b), (_, lt, _)) in t.into_iter().zip(e).zip(leaves(m, i.ty)) {
                     vals.push(out.emit(m, inst(InstKind::Select { cond: *cond, on_true: a, on_false: b }, lt)));
@@ -207,7 +211,13 @@ fn expand(m: &mut Module, f: FuncId) -> Result<(), PassError> {
                 phis.push((id, ids));
             }
             k if is_struct(m, i.ty) => {
-                return Err(error(m, NAME, f, id, format!("{} of a struct in registers is not supported", k.opcode_name())));
+                return Err(error(
+                    m,
+                    NAME,
+                    f,
+                    id,
+                    format!("{} of a struct in registers is not supported", k.opcode_name()),
+                ));
             }
             _ => out.keep(id),
         }
@@ -221,7 +231,10 @@ fn expand(m: &mut Module, f: FuncId) -> Result<(), PassError> {
             for &(v, b) in &incoming {
                 let vals = match v {
                     Value::Const(c) => const_leaves(m, c, ty),
-                    other => split.get(&other).cloned().ok_or_else(|| error(m, NAME, f, old, "phi of an unknown aggregate"))?,
+                    other => split
+                        .get(&other)
+                        .cloned()
+                        .ok_or_else(|| error(m, NAME, f, old, "phi of an unknown aggregate"))?,
                 };
                 inc.push((vals[k], b));
             }

@@ -7,8 +7,8 @@
 use crate::util::{binop, call, declare, func_value, i32_const, inst, ptr_to};
 use crate::{Pass, PassError};
 use pnacl_llvm::ir::{
-    BinaryOp, CastOp, Const, ConstId, ExprOp, GlobalId, GlobalProps, GlobalVar, InstKind, Linkage, Module,
-    StructType, ThreadLocal, Type, Value,
+    BinaryOp, CastOp, Const, ConstId, ExprOp, GlobalId, GlobalProps, GlobalVar, InstKind, Linkage, Module, StructType,
+    ThreadLocal, Type, Value,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -32,14 +32,16 @@ impl Pass for ExpandTls {
         let tls: Vec<usize> = (0..m.globals.len())
             .filter(|&i| m.globals[i].thread_local != ThreadLocal::NotThreadLocal && m.globals[i].init.is_some())
             .collect();
-        let wanted = ["__tls_template_start", "__tls_template_tdata_end", "__tls_template_end", "__tls_template_alignment"]
-            .iter()
-            .any(|n| m.globals.iter().any(|g| g.props.name == *n));
+        let wanted =
+            ["__tls_template_start", "__tls_template_tdata_end", "__tls_template_end", "__tls_template_alignment"]
+                .iter()
+                .any(|n| m.globals.iter().any(|g| g.props.name == *n));
         if tls.is_empty() && !wanted {
             return Ok(());
         }
         // Layout: initialized variables first, then zero ones.
-        let is_zero = |m: &Module, i: usize| matches!(m.consts.get(m.globals[i].init.expect("defined")), Const::Zero(_));
+        let is_zero =
+            |m: &Module, i: usize| matches!(m.consts.get(m.globals[i].init.expect("defined")), Const::Zero(_));
         let mut order: Vec<usize> = tls.iter().copied().filter(|&i| !is_zero(m, i)).collect();
         let tdata_count = order.len();
         order.extend(tls.iter().copied().filter(|&i| is_zero(m, i)));
@@ -50,7 +52,8 @@ impl Pass for ExpandTls {
         let mut values = Vec::new();
         for (k, &i) in order.iter().enumerate() {
             let g = &m.globals[i];
-            let a = u64::from(if g.props.align != 0 { g.props.align } else { m.types.abi_align(g.value_ty).unwrap_or(1) });
+            let a =
+                u64::from(if g.props.align != 0 { g.props.align } else { m.types.abi_align(g.value_ty).unwrap_or(1) });
             let sz = m.types.alloc_size(g.value_ty).unwrap_or(0);
             let (vt, init) = (g.value_ty, g.init.expect("defined"));
             let at = size.div_ceil(a) * a;
@@ -83,7 +86,11 @@ impl Pass for ExpandTls {
         for (name, off) in [("__tls_template_tdata_end", tdata_size), ("__tls_template_end", size)] {
             if let Some(gi) = m.globals.iter().position(|g| g.props.name == name) {
                 let i8p = ptr_to(m, i8t);
-                let base = m.consts.intern(Const::Expr { ty: i8p, op: ExprOp::Cast(CastOp::Bitcast), operands: vec![start_c] });
+                let base = m.consts.intern(Const::Expr {
+                    ty: i8p,
+                    op: ExprOp::Cast(CastOp::Bitcast),
+                    operands: vec![start_c],
+                });
                 let k = m.consts.int(i32t, 32, off);
                 let past = m.consts.intern(Const::Expr {
                     ty: i8p,
@@ -120,7 +127,8 @@ impl Pass for ExpandTls {
             let callee = func_value(m, read_tp);
             let c = call(m, read_tp, Vec::new(), callee);
             let tp_call = m.functions[f.0 as usize].add_inst(c);
-            let tp_int = m.functions[f.0 as usize].add_inst(inst(InstKind::Cast { op: CastOp::PtrToInt, val: Value::Inst(tp_call) }, i32t));
+            let tp_int = m.functions[f.0 as usize]
+                .add_inst(inst(InstKind::Cast { op: CastOp::PtrToInt, val: Value::Inst(tp_call) }, i32t));
             m.functions[f.0 as usize].blocks[0].insts.splice(0..0, [tp_call, tp_int]);
             let tp = Value::Inst(tp_int);
             crate::util::rebuild(m, f, |m, id, out, _| {

@@ -6,8 +6,7 @@
 use crate::util::{binop, error, i32_const, inst, load, ptr_to, store, ty};
 use crate::{Pass, PassError};
 use pnacl_llvm::ir::{
-    Attrs, BinaryOp, BlockId, CastOp, FuncId, InstId, InstKind, Module, StructType, Type, TypeId, Value,
-    attr_kind,
+    Attrs, BinaryOp, BlockId, CastOp, FuncId, InstId, InstKind, Module, StructType, Type, TypeId, Value, attr_kind,
 };
 
 /// The pass.
@@ -48,7 +47,9 @@ impl Pass for ExpandVarArgs {
 fn va_intrinsic(m: &Module, f: FuncId, id: InstId) -> Option<&'static str> {
     let func = &m.functions[f.0 as usize];
     let name = crate::util::callee_name(m, func, id)?;
-    ["llvm.va_start", "llvm.va_end", "llvm.va_copy"].into_iter().find(|n| name == *n || name.starts_with(&format!("{n}.")))
+    ["llvm.va_start", "llvm.va_end", "llvm.va_copy"]
+        .into_iter()
+        .find(|n| name == *n || name.starts_with(&format!("{n}.")))
 }
 
 fn expand_body(m: &mut Module, f: FuncId, i8p: TypeId) -> Result<(), PassError> {
@@ -84,7 +85,8 @@ fn expand_body(m: &mut Module, f: FuncId, i8p: TypeId) -> Result<(), PassError> 
                 let slot = out.to_ptr(m, *list, i8pp);
                 let cur = out.emit(m, load(slot, i8p, 0));
                 let align = m.types.abi_align(i.ty).unwrap_or(4).max(1);
-                let size = m.types.alloc_size(i.ty).ok_or_else(|| error(m, NAME, f, id, "va_arg of an unsized type"))?;
+                let size =
+                    m.types.alloc_size(i.ty).ok_or_else(|| error(m, NAME, f, id, "va_arg of an unsized type"))?;
                 let addr = out.cast(m, CastOp::PtrToInt, cur, i32t);
                 let aligned = if align > 1 {
                     let a = i32_const(m, u64::from(align - 1));
@@ -146,7 +148,12 @@ fn expand_body(m: &mut Module, f: FuncId, i8p: TypeId) -> Result<(), PassError> 
                     let field = out.emit(
                         m,
                         inst(
-                            InstKind::GetElementPtr { source_ty: st, inbounds: true, base: buf, indices: vec![zero, idx] },
+                            InstKind::GetElementPtr {
+                                source_ty: st,
+                                inbounds: true,
+                                base: buf,
+                                indices: vec![zero, idx],
+                            },
                             fp,
                         ),
                     );

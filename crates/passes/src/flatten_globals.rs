@@ -140,16 +140,15 @@ impl Flat {
                 }
                 _ => return Err("an aggregate of a scalar type".into()),
             },
-            _ => match address(m, c)? {
-                Some((g, addend)) => {
+            _ => {
+                if let Some((g, addend)) = address(m, c)? {
                     if m.types.store_size(t) != Some(4) {
                         return Err("an address stored in other than 4 bytes".into());
                     }
                     self.relocs.push((start, g, addend));
                     self.bytes.extend_from_slice(&[0; 4]);
                 }
-                None => {}
-            },
+            }
         }
         self.bytes.resize(start + size, 0);
         Ok(())
@@ -220,7 +219,8 @@ fn is_flat(m: &Module, init: ConstId) -> bool {
     };
     match m.consts.get(init) {
         Const::Aggregate { ty, elems } => {
-            matches!(m.types.get(*ty), Type::Struct(s) if s.packed && s.name.is_none()) && elems.iter().all(|&e| simple(e))
+            matches!(m.types.get(*ty), Type::Struct(s) if s.packed && s.name.is_none())
+                && elems.iter().all(|&e| simple(e))
         }
         _ => simple(init),
     }

@@ -34,7 +34,9 @@ pub(crate) fn live(m: &Module) -> HashSet<GlobalRef> {
         }
     }
     for (i, g) in m.globals.iter().enumerate() {
-        let keep = g.props.name == "llvm.used" || g.props.name == "llvm.compiler.used" || g.props.name.starts_with("llvm.global_");
+        let keep = g.props.name == "llvm.used"
+            || g.props.name == "llvm.compiler.used"
+            || g.props.name.starts_with("llvm.global_");
         if (g.init.is_some() && !g.props.linkage.is_local()) || keep {
             work.push(GlobalRef::Global(GlobalId(i as u32)));
         }

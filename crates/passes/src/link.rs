@@ -2,8 +2,8 @@
 //! meets its definition by name; internal names that clash are renamed.
 
 use pnacl_llvm::ir::{
-    Alias, AliasId, Const, ConstId, ExprOp, FuncId, GlobalId, GlobalRef, InlineAsm, InstKind, Module, Type,
-    TypeId, Value,
+    Alias, AliasId, Const, ConstId, ExprOp, FuncId, GlobalId, GlobalRef, InlineAsm, InstKind, Module, Type, TypeId,
+    Value,
 };
 use std::collections::HashMap;
 
@@ -49,7 +49,10 @@ fn map_type(dst: &mut Module, src: &Module, t: TypeId, maps: &mut Maps) -> TypeI
         Type::Struct(s) if s.name.is_some() => {
             // Named structs: one per name (the first module's body wins when both define it).
             let name = s.name.clone().expect("named");
-            let existing = dst.types.ids().find(|&id| matches!(dst.types.get(id), Type::Struct(x) if x.name.as_deref() == Some(&name)));
+            let existing = dst
+                .types
+                .ids()
+                .find(|&id| matches!(dst.types.get(id), Type::Struct(x) if x.name.as_deref() == Some(&name)));
             let id = match existing {
                 Some(id) => id,
                 None => dst.types.named_struct(name),
@@ -169,7 +172,12 @@ fn link_into(dst: &mut Module, mut src: Module) -> Result<(), LinkError> {
                 }
                 maps.funcs.push(d);
             }
-            Some(_) => return Err(LinkError(format!("@{} is a function in one module and a variable in another", f.props.name))),
+            Some(_) => {
+                return Err(LinkError(format!(
+                    "@{} is a function in one module and a variable in another",
+                    f.props.name
+                )));
+            }
             None => {
                 if !f.props.name.is_empty() && find(dst, &f.props.name).is_some() {
                     f.props.name = fresh_name(dst, &f.props.name);
@@ -188,14 +196,28 @@ fn link_into(dst: &mut Module, mut src: Module) -> Result<(), LinkError> {
         match existing {
             Some(GlobalRef::Global(d)) => {
                 if dst.globals[d.0 as usize].init.is_some() && g.init.is_some() {
-                    let common = |l| matches!(l, pnacl_llvm::ir::Linkage::Common | pnacl_llvm::ir::Linkage::WeakAny | pnacl_llvm::ir::Linkage::LinkOnceOdr | pnacl_llvm::ir::Linkage::LinkOnceAny | pnacl_llvm::ir::Linkage::WeakOdr);
+                    let common = |l| {
+                        matches!(
+                            l,
+                            pnacl_llvm::ir::Linkage::Common
+                                | pnacl_llvm::ir::Linkage::WeakAny
+                                | pnacl_llvm::ir::Linkage::LinkOnceOdr
+                                | pnacl_llvm::ir::Linkage::LinkOnceAny
+                                | pnacl_llvm::ir::Linkage::WeakOdr
+                        )
+                    };
                     if !common(g.props.linkage) && !common(dst.globals[d.0 as usize].props.linkage) {
                         return Err(LinkError(format!("@{} is defined twice", g.props.name)));
                     }
                 }
                 maps.globals.push(d);
             }
-            Some(_) => return Err(LinkError(format!("@{} is a variable in one module and a function in another", g.props.name))),
+            Some(_) => {
+                return Err(LinkError(format!(
+                    "@{} is a variable in one module and a function in another",
+                    g.props.name
+                )));
+            }
             None => {
                 if !g.props.name.is_empty() && find(dst, &g.props.name).is_some() {
                     g.props.name = fresh_name(dst, &g.props.name);
@@ -238,7 +260,9 @@ fn link_into(dst: &mut Module, mut src: Module) -> Result<(), LinkError> {
                 other => other,
             });
             match &mut inst.kind {
-                InstKind::Call { fn_ty, .. } | InstKind::Invoke { fn_ty, .. } => *fn_ty = map_type(dst, &src, *fn_ty, &mut maps),
+                InstKind::Call { fn_ty, .. } | InstKind::Invoke { fn_ty, .. } => {
+                    *fn_ty = map_type(dst, &src, *fn_ty, &mut maps)
+                }
                 InstKind::Alloca { allocated_ty, .. } => *allocated_ty = map_type(dst, &src, *allocated_ty, &mut maps),
                 InstKind::GetElementPtr { source_ty, .. } => *source_ty = map_type(dst, &src, *source_ty, &mut maps),
                 InstKind::Switch { cases, .. } => {

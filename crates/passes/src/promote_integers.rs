@@ -5,9 +5,7 @@
 
 use crate::util::{binop, error, inst, int_const, load, ptr_to, store, undef};
 use crate::{Pass, PassError};
-use pnacl_llvm::ir::{
-    BinaryOp, CastOp, Const, FuncId, InstId, InstKind, IntPred, Module, Type, TypeId, Value,
-};
+use pnacl_llvm::ir::{BinaryOp, CastOp, Const, FuncId, InstId, InstKind, IntPred, Module, Type, TypeId, Value};
 use std::collections::HashMap;
 
 /// The pass.

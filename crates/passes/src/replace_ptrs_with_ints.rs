@@ -45,9 +45,9 @@ impl Pass for ReplacePtrsWithInts {
         let i32t = m.types.int(32);
         // Old types of every function, then the new ones.
         let old_types: Vec<TypeId> = m.functions.iter().map(|f| f.ty).collect();
-        for i in 0..m.functions.len() {
+        for (i, &ty) in old_types.iter().enumerate() {
             if !is_intrinsic(m, FuncId(i as u32)) {
-                let t = convert_type(m, old_types[i], i32t);
+                let t = convert_type(m, ty, i32t);
                 m.functions[i].ty = t;
                 m.pointer_type(t, 0);
             }
@@ -90,7 +90,9 @@ impl<'a> Rewriter<'a> {
             Value::Const(c) => match self.m.consts.get(c) {
                 Const::Function(g) => {
                     let t = self.old_types[g.0 as usize];
-                    self.m.types.find(&Type::Pointer { pointee: (!self.m.opaque_pointers).then_some(t), addr_space: 0 })
+                    self.m
+                        .types
+                        .find(&Type::Pointer { pointee: (!self.m.opaque_pointers).then_some(t), addr_space: 0 })
                         .unwrap_or(self.i32t)
                 }
                 _ => self.m.value_type(self.f, v).unwrap_or(self.i32t),
@@ -276,7 +278,11 @@ impl<'a> Rewriter<'a> {
                         let (_, params, _) = self.m.types.as_function(self.m.functions[c.0 as usize].ty).expect("fn");
                         let params = params.to_vec();
                         for (a, p) in args.iter_mut().zip(params) {
-                            *a = if self.m.types.get(p).is_pointer() { self.ptr(*a, p, out)? } else { self.int(*a, out)? };
+                            *a = if self.m.types.get(p).is_pointer() {
+                                self.ptr(*a, p, out)?
+                            } else {
+                                self.int(*a, out)?
+                            };
                         }
                     }
                     Some(c) => {

@@ -83,7 +83,9 @@ impl Pass for RewriteAtomics {
                         };
                         replace.insert(Value::Inst(id), r);
                     }
-                    InstKind::Store { ptr, val, volatile, ordering, .. } if volatile || ordering != Ordering::NotAtomic => {
+                    InstKind::Store { ptr, val, volatile, ordering, .. }
+                        if volatile || ordering != Ordering::NotAtomic =>
+                    {
                         let vt = crate::util::ty(m, f, val);
                         let it = int_of(m, vt).ok_or_else(|| error(m, NAME, f, id, "an atomic store of this type"))?;
                         let v = match convert(m, vt, it) {

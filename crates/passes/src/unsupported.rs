@@ -7,7 +7,12 @@ use crate::{Pass, PassError};
 use pnacl_llvm::ir::{InstKind, Module};
 
 /// Refuses every instruction `pred` matches.
-fn refuse(m: &Module, pass: &'static str, what: &str, pred: impl Fn(&Module, &InstKind) -> bool) -> Result<(), PassError> {
+fn refuse(
+    m: &Module,
+    pass: &'static str,
+    what: &str,
+    pred: impl Fn(&Module, &InstKind) -> bool,
+) -> Result<(), PassError> {
     for f in crate::util::defined(m) {
         let func = &m.functions[f.0 as usize];
         if let Some((_, id)) = func.layout().find(|&(_, id)| pred(m, &func.inst(id).kind)) {
@@ -26,7 +31,9 @@ impl Pass for ExpandIndirectBr {
     }
 
     fn run(&self, m: &mut Module) -> Result<(), PassError> {
-        refuse(m, self.name(), "computed goto (indirectbr) is not supported", |_, k| matches!(k, InstKind::IndirectBr { .. }))
+        refuse(m, self.name(), "computed goto (indirectbr) is not supported", |_, k| {
+            matches!(k, InstKind::IndirectBr { .. })
+        })
     }
 }
 
@@ -110,7 +117,9 @@ impl Pass for ExpandLargeIntegers {
     fn run(&self, m: &mut Module) -> Result<(), PassError> {
         for f in crate::util::defined(m) {
             let func = &m.functions[f.0 as usize];
-            if let Some((_, id)) = func.layout().find(|&(_, id)| m.types.get(func.inst(id).ty).int_width().is_some_and(|w| w > 64)) {
+            if let Some((_, id)) =
+                func.layout().find(|&(_, id)| m.types.get(func.inst(id).ty).int_width().is_some_and(|w| w > 64))
+            {
                 return Err(error(m, self.name(), f, id, "integers wider than 64 bits are not supported"));
             }
         }

@@ -2,9 +2,7 @@
 //! reporting.
 
 use crate::PassError;
-use pnacl_llvm::ir::{
-    CastOp, Const, FuncId, Function, Inst, InstId, InstKind, Module, Type, TypeId, Value,
-};
+use pnacl_llvm::ir::{CastOp, Const, FuncId, Function, Inst, InstId, InstKind, Module, Type, TypeId, Value};
 use std::collections::HashMap;
 
 /// An instruction with no name.
@@ -191,18 +189,7 @@ pub fn func_value(m: &mut Module, f: FuncId) -> Value {
 pub fn call(m: &Module, f: FuncId, args: Vec<Value>, callee: Value) -> Inst {
     let fn_ty = m.functions[f.0 as usize].ty;
     let (ret, _, _) = m.types.as_function(fn_ty).expect("function type");
-    inst(
-        InstKind::Call {
-            callee,
-            fn_ty,
-            args,
-            cc: 0,
-            tail: Default::default(),
-            attrs: Box::default(),
-            flags: 0,
-        },
-        ret,
-    )
+    inst(InstKind::Call { callee, fn_ty, args, cc: 0, tail: Default::default(), attrs: Box::default(), flags: 0 }, ret)
 }
 
 /// `load T, T* ptr` (non-atomic, not volatile).

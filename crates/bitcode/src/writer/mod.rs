@@ -57,14 +57,7 @@ pub fn write_traced(m: &Module, abbrevs: Abbrevs, trace: &mut Vec<BitPos>) -> Re
     let mut sw = StreamWriter::new(&m.header.raw, 2);
     // A header with the "align bitcode records" flag promises byte-aligned records.
     sw.set_align_records(m.header.fields.iter().any(|f| f.id == pnacl_bitstream::FIELD_ALIGN_RECORDS));
-    let mut e = Emitter {
-        m,
-        mode: abbrevs,
-        sw,
-        ids: TypeIds::new(m),
-        std: Standard::new(m.types.len()),
-        trace,
-    };
+    let mut e = Emitter { m, mode: abbrevs, sw, ids: TypeIds::new(m), std: Standard::new(m.types.len()), trace };
     e.module()?;
     e.sw.finish().map_err(|err| WriteError { pos: err.pos, message: err.message.clone() })
 }

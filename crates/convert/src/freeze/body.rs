@@ -306,9 +306,11 @@ impl Builder<'_> {
             }
             InstKind::Ret { val } => PInst::Ret { val: val.map(|v| self.push(v)).transpose()? },
             InstKind::Br { target } => PInst::Br { target: Self::block(*target) },
-            InstKind::CondBr { cond, on_true, on_false } => {
-                PInst::CondBr { cond: self.push(*cond)?, on_true: Self::block(*on_true), on_false: Self::block(*on_false) }
-            }
+            InstKind::CondBr { cond, on_true, on_false } => PInst::CondBr {
+                cond: self.push(*cond)?,
+                on_true: Self::block(*on_true),
+                on_false: Self::block(*on_false),
+            },
             InstKind::Switch { cond, default, cases } => {
                 let cond_ty = self.m.value_type(self.func, *cond).ok_or_else(illegal)?;
                 let ty = self.ty(cond_ty)?;
@@ -319,8 +321,11 @@ impl Builder<'_> {
                     let raw = match self.m.consts.get(value) {
                         Const::Int { ty, value } => {
                             let width = self.m.types.get(*ty).int_width().unwrap_or(64);
-                            let sext =
-                                if width >= 64 { *value as i64 } else { ((*value << (64 - width)) as i64) >> (64 - width) };
+                            let sext = if width >= 64 {
+                                *value as i64
+                            } else {
+                                ((*value << (64 - width)) as i64) >> (64 - width)
+                            };
                             encode_sign_rotated(sext)
                         }
                         _ => return Err(Refusal::new("Wide integers are not supported")),

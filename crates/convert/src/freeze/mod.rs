@@ -21,7 +21,9 @@ pub use intrinsics::respell_intrinsics;
 pub use symtab::NameHistory;
 
 use pnacl_bitcode::ir::{Function as PFunction, Linkage as PLinkage, Module as PModule};
-use pnacl_bitstream::{FIELD_ALIGN_RECORDS, FIELD_PNACL_VERSION, FIELD_TYPE_FLAG, FIELD_TYPE_U32, HeaderField, PexeHeader};
+use pnacl_bitstream::{
+    FIELD_ALIGN_RECORDS, FIELD_PNACL_VERSION, FIELD_TYPE_FLAG, FIELD_TYPE_U32, HeaderField, PexeHeader,
+};
 use pnacl_llvm::ir::{FuncId, Function, InstId, Linkage, Module, Value};
 
 /// pnacl-freeze's options.
@@ -69,8 +71,8 @@ pub fn freeze(m: &Module, history: NameHistory<'_>, options: &FreezeOptions) -> 
         let body = if f.is_declaration() {
             None
         } else {
-            let mut b = body::body(m, func, &table, module_values)
-                .map_err(|(inst, r)| function_error(m, func, inst, r))?;
+            let mut b =
+                body::body(m, func, &table, module_values).map_err(|(inst, r)| function_error(m, func, inst, r))?;
             if options.allow_local_symbol_tables {
                 b.symtab = local_symtab(m, f, &b, module_values);
             }

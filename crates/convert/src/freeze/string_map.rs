@@ -13,7 +13,10 @@ enum Bucket {
     Empty,
     Tombstone,
     /// An entry: its index in the caller's key list and its full hash.
-    Item { key: usize, hash: u32 },
+    Item {
+        key: usize,
+        hash: u32,
+    },
 }
 
 /// The hash LLVM 3.7 (and LLVM up to 16) uses for `StringMap` keys: h = h * 33 + byte.

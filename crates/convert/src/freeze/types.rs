@@ -25,7 +25,8 @@ fn normalize(m: &Module, t: TypeId) -> Result<Norm, Refusal> {
     Ok(match m.types.get(t) {
         Type::Label => Norm::Label,
         Type::Function { ret, params, .. } => {
-            let mut sig = Signature { ret: value_type(m, *ret)?, params: Vec::with_capacity(params.len()), vararg: false };
+            let mut sig =
+                Signature { ret: value_type(m, *ret)?, params: Vec::with_capacity(params.len()), vararg: false };
             for &p in params {
                 sig.params.push(value_type(m, p)?);
             }
@@ -81,7 +82,9 @@ pub(crate) fn type_name(m: &Module, t: TypeId) -> String {
 /// types, a vector's element type.
 fn subtypes(t: &TypeDef) -> Vec<TypeDef> {
     match t {
-        TypeDef::Function(sig) => std::iter::once(sig.ret).chain(sig.params.iter().copied()).map(TypeDef::Value).collect(),
+        TypeDef::Function(sig) => {
+            std::iter::once(sig.ret).chain(sig.params.iter().copied()).map(TypeDef::Value).collect()
+        }
         TypeDef::Value(v) if v.is_vector() => vec![TypeDef::Value(v.element())],
         TypeDef::Value(_) => Vec::new(),
     }

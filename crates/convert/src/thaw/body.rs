@@ -8,8 +8,8 @@ use pnacl_bitcode::ir::{
     ValueKind, decode_sign_rotated,
 };
 use pnacl_llvm::ir::{
-    Attr, Attrs, BinaryOp, Block, BlockId, CastOp, Const, FloatPred, FuncId, GlobalId, Inst, InstId, InstKind,
-    IntPred, Module, Ordering, Param, TailKind, TypeId, Value, attr_kind,
+    Attr, Attrs, BinaryOp, Block, BlockId, CastOp, Const, FloatPred, FuncId, GlobalId, Inst, InstId, InstKind, IntPred,
+    Module, Ordering, Param, TailKind, TypeId, Value, attr_kind,
 };
 
 /// Where a PNaCl value lives in the thawed function, and whether it is a pointer there.
@@ -241,7 +241,8 @@ impl Thaw<'_> {
                 let want = self.pointer_to(ty);
                 let p = self.ptr(b, ptr, want)?;
                 let t = value_type(self.m, ty);
-                let kind = InstKind::Load { ptr: p, align: align.bytes(), volatile: false, ordering: Ordering::NotAtomic };
+                let kind =
+                    InstKind::Load { ptr: p, align: align.bytes(), volatile: false, ordering: Ordering::NotAtomic };
                 self.place(b, slot, kind, t);
             }
             PInst::Store { ptr, val, align } => {
@@ -249,8 +250,13 @@ impl Thaw<'_> {
                 let want = self.pointer_to(t);
                 let p = self.ptr(b, ptr, want)?;
                 let v = self.num(b, val)?;
-                let kind =
-                    InstKind::Store { ptr: p, val: v, align: align.bytes(), volatile: false, ordering: Ordering::NotAtomic };
+                let kind = InstKind::Store {
+                    ptr: p,
+                    val: v,
+                    align: align.bytes(),
+                    volatile: false,
+                    ordering: Ordering::NotAtomic,
+                };
                 self.place(b, slot, kind, void);
             }
             PInst::Ret { val } => {
@@ -375,7 +381,11 @@ impl Thaw<'_> {
                     Src::Ptr(x, _) => {
                         let i32t = self.m.types.int(32);
                         let cast = InstId(self.insts.len() as u32);
-                        self.insts.push(Inst { kind: InstKind::Cast { op: CastOp::PtrToInt, val: x }, ty: i32t, name: None });
+                        self.insts.push(Inst {
+                            kind: InstKind::Cast { op: CastOp::PtrToInt, val: x },
+                            ty: i32t,
+                            name: None,
+                        });
                         let blk = self
                             .blocks
                             .get_mut(pred as usize)

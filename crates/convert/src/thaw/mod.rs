@@ -86,7 +86,8 @@ pub fn thaw(pm: &PModule, options: &ThawOptions) -> Result<Module, ThawError> {
     }
     let f_count = pm.functions.len() as u32;
     for (i, g) in pm.globals.iter().enumerate() {
-        let name = names.get(pnacl_bitcode::ir::ValueId(f_count + i as u32)).map(|n| String::from_utf8_lossy(n).into_owned());
+        let name =
+            names.get(pnacl_bitcode::ir::ValueId(f_count + i as u32)).map(|n| String::from_utf8_lossy(n).into_owned());
         let value_ty = global_type(&mut m, g);
         m.pointer_type(value_ty, 0);
         m.globals.push(GlobalVar {
@@ -163,7 +164,9 @@ fn global_init(m: &mut Module, pm: &PModule, g: &PGlobal) -> Result<ConstId, Tha
         let c = match init {
             Init::Zerofill(_) => m.consts.intern(Const::Zero(ty)),
             Init::Data(bytes) if bytes.iter().all(|&b| b == 0) => m.consts.intern(Const::Zero(ty)),
-            Init::Data(bytes) => m.consts.intern(Const::Data { ty, elems: bytes.iter().map(|&b| u64::from(b)).collect() }),
+            Init::Data(bytes) => {
+                m.consts.intern(Const::Data { ty, elems: bytes.iter().map(|&b| u64::from(b)).collect() })
+            }
             Init::Reloc { target, addend } => {
                 let f_count = pm.functions.len() as u32;
                 let base = if target.0 < f_count {
@@ -175,7 +178,11 @@ fn global_init(m: &mut Module, pm: &PModule, g: &PGlobal) -> Result<ConstId, Tha
                 };
                 let base = m.consts.intern(base);
                 let i32t = m.types.int(32);
-                let p = m.consts.intern(Const::Expr { ty: i32t, op: ExprOp::Cast(pnacl_llvm::ir::CastOp::PtrToInt), operands: vec![base] });
+                let p = m.consts.intern(Const::Expr {
+                    ty: i32t,
+                    op: ExprOp::Cast(pnacl_llvm::ir::CastOp::PtrToInt),
+                    operands: vec![base],
+                });
                 match addend {
                     None => p,
                     Some(a) => {

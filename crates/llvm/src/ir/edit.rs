@@ -114,9 +114,10 @@ impl super::Function {
 
     /// Where instruction `id` is: its block and its index there.
     pub fn position(&self, id: super::InstId) -> Option<(super::BlockId, usize)> {
-        self.blocks.iter().enumerate().find_map(|(b, blk)| {
-            blk.insts.iter().position(|&i| i == id).map(|at| (super::BlockId(b as u32), at))
-        })
+        self.blocks
+            .iter()
+            .enumerate()
+            .find_map(|(b, blk)| blk.insts.iter().position(|&i| i == id).map(|at| (super::BlockId(b as u32), at)))
     }
 
     /// Adds `inst` to the arena and puts it in block `block` at index `at`.
