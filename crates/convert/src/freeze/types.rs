@@ -159,9 +159,12 @@ impl TypeTable {
     }
 }
 
+/// Where an unencodable type was met: a function, and the index of its instruction in
+/// layout order (none for its signature).
+pub(crate) type Place = Option<(FuncId, Option<usize>)>;
+
 /// Walks the module as the enumerator's constructor does and returns the type table.
-/// `refuse` names where an unencodable type was met.
-pub(crate) fn enumerate(m: &Module) -> Result<TypeTable, (Option<(FuncId, Option<usize>)>, Refusal)> {
+pub(crate) fn enumerate(m: &Module) -> Result<TypeTable, (Place, Refusal)> {
     let mut c = Counter::default();
     let mut e = Enumerator { m, c: &mut c };
     // Function addresses: their function types.
