@@ -286,6 +286,9 @@ pub struct Module {
     /// `freeze` needs it to reproduce LLVM's hash-table iteration order; a module built by
     /// other means may leave it empty (module order is then assumed).
     pub name_order: Vec<GlobalRef>,
+    /// True when the file named its globals through a string table (LLVM 5 and newer), so
+    /// that [`Module::name_order`] is record order, not the order of a symbol table.
+    pub names_from_string_table: bool,
 }
 
 impl Module {

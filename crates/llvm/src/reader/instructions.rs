@@ -1,0 +1,554 @@
+//! Instruction records of a function block, across the encodings of LLVM 3.3 to 19.
+
+use super::constants::{binary_op, cast_op};
+use super::error::ReadError;
+use super::function::Body;
+use super::module::alignment;
+use super::records::Rec;
+use crate::ir::{
+    Attrs, Clause, Const, FloatPred, InstKind, IntPred, Ordering, RmwOp, StructType, TailKind, Type, TypeId, Value,
+};
+
+fn ordering(r: &Rec, code: u64) -> Result<Ordering, ReadError> {
+    Ok(match code {
+        0 => Ordering::NotAtomic,
+        1 => Ordering::Unordered,
+        2 => Ordering::Monotonic,
+        3 => Ordering::Acquire,
+        4 => Ordering::Release,
+        5 => Ordering::AcqRel,
+        6 => Ordering::SeqCst,
+        _ => return Err(r.error(format!("unknown atomic ordering {code}"))),
+    })
+}
+
+fn rmw_op(r: &Rec, code: u64) -> Result<RmwOp, ReadError> {
+    use RmwOp::*;
+    Ok(match code {
+        0 => Xchg,
+        1 => Add,
+        2 => Sub,
+        3 => And,
+        4 => Nand,
+        5 => Or,
+        6 => Xor,
+        7 => Max,
+        8 => Min,
+        9 => UMax,
+        10 => UMin,
+        11 => FAdd,
+        12 => FSub,
+        13 => FMax,
+        14 => FMin,
+        _ => return Err(r.error(format!("unknown atomicrmw operation {code}"))),
+    })
+}
+
+fn is_fp(b: &Body<'_, '_>, t: TypeId) -> bool {
+    let types = &b.r.m.types;
+    types.get(t).is_float() || types.element(t).is_some_and(|e| types.get(e).is_float())
+}
+
+/// The `i1` (or `<N x i1>`) a comparison of `t` gives.
+fn compare_type(b: &mut Body<'_, '_>, t: TypeId) -> TypeId {
+    let i1 = b.r.m.types.int(1);
+    match b.r.m.types.get(t).clone() {
+        Type::Vector { len, scalable, .. } => b.r.m.types.intern(Type::Vector { len, elem: i1, scalable }),
+        _ => i1,
+    }
+}
+
+/// The type `indices` select inside aggregate `t` (extractvalue, insertvalue).
+fn aggregate_index(b: &Body<'_, '_>, r: &Rec, mut t: TypeId, indices: &[u32]) -> Result<TypeId, ReadError> {
+    for &i in indices {
+        t = match b.r.m.types.get(t) {
+            Type::Struct(s) => *s.fields.get(i as usize).ok_or_else(|| r.error("aggregate index out of range"))?,
+            Type::Array { elem, .. } => *elem,
+            _ => return Err(r.error("index into a non-aggregate")),
+        };
+    }
+    Ok(t)
+}
+
+/// The result type of a `getelementptr` over `source` with `indices`, from `base_ty`.
+fn gep_type(
+    b: &mut Body<'_, '_>,
+    r: &Rec,
+    source: TypeId,
+    base_ty: TypeId,
+    indices: &[Value],
+) -> Result<TypeId, ReadError> {
+    let mut t = source;
+    for v in indices.iter().skip(1) {
+        t = match b.r.m.types.get(t).clone() {
+            Type::Struct(s) => {
+                let Value::Const(c) = v else { return Err(r.error("non-constant struct index")) };
+                let k = match b.r.m.consts.get(*c) {
+                    Const::Int { value, .. } => *value as usize,
+                    Const::Zero(_) => 0,
+                    _ => return Err(r.error("non-integer struct index")),
+                };
+                *s.fields.get(k).ok_or_else(|| r.error("struct index out of range"))?
+            }
+            Type::Array { elem, .. } | Type::Vector { elem, .. } => elem,
+            _ => return Err(r.error("getelementptr index into a non-aggregate")),
+        };
+    }
+    let addr_space = match b.r.m.types.get(base_ty) {
+        Type::Pointer { addr_space, .. } => *addr_space,
+        _ => 0,
+    };
+    let opaque = matches!(b.r.m.types.get(base_ty), Type::Pointer { pointee: None, .. });
+    let pointee = (!opaque).then_some(t);
+    Ok(b.r.m.types.intern(Type::Pointer { pointee, addr_space }))
+}
+
+/// The mask of a `shufflevector` from its constant operand.
+fn shuffle_mask(b: &Body<'_, '_>, mask: Value, lanes: u32) -> Vec<i32> {
+    let Value::Const(c) = mask else { return vec![-1; lanes as usize] };
+    match b.r.m.consts.get(c) {
+        Const::Data { elems, .. } => elems.iter().map(|&e| e as i32).collect(),
+        Const::Aggregate { elems, .. } => elems
+            .iter()
+            .map(|&e| match b.r.m.consts.get(e) {
+                Const::Int { value, .. } => *value as i32,
+                _ => -1,
+            })
+            .collect(),
+        Const::Zero(_) => vec![0; lanes as usize],
+        _ => vec![-1; lanes as usize],
+    }
+}
+
+/// Decodes one instruction record and adds the instruction.
+pub(super) fn decode(b: &mut Body<'_, '_>, r: &Rec) -> Result<(), ReadError> {
+    let void = b.r.m.types.void();
+    let mut i = 0usize;
+    let (kind, ty) = match r.code {
+        2 => {
+            let (lhs, t) = b.value_and_type(r, &mut i)?;
+            let rhs = b.value(r, &mut i, t)?;
+            let op = binary_op(r.op(i)?, is_fp(b, t)).ok_or_else(|| r.error("unknown binary operator"))?;
+            let flags = r.get(i + 1).unwrap_or(0) as u32;
+            (InstKind::Binary { op, lhs, rhs, flags }, t)
+        }
+        56 => {
+            let (val, t) = b.value_and_type(r, &mut i)?;
+            (InstKind::FNeg { val, flags: r.get(i + 1).unwrap_or(0) as u32 }, t)
+        }
+        3 => {
+            let (val, _) = b.value_and_type(r, &mut i)?;
+            let to = b.ty(r, i)?;
+            let op = cast_op(r.op(i + 1)?).ok_or_else(|| r.error("unknown cast"))?;
+            (InstKind::Cast { op, val }, to)
+        }
+        4 | 30 | 43 => {
+            let (inbounds, source) = if r.code == 43 {
+                i = 2;
+                (r.op(0)? & 1 != 0, Some(b.ty(r, 1)?))
+            } else {
+                (r.code == 30, None)
+            };
+            let (base, base_ty) = b.value_and_type(r, &mut i)?;
+            let mut indices = Vec::new();
+            while i < r.ops.len() {
+                indices.push(b.value_and_type(r, &mut i)?.0);
+            }
+            let source = match source {
+                Some(s) => s,
+                None => b.r.m.types.pointee(base_ty).ok_or_else(|| r.error("getelementptr on a non-pointer"))?,
+            };
+            let ty = gep_type(b, r, source, base_ty, &indices)?;
+            (InstKind::GetElementPtr { source_ty: source, inbounds, base, indices }, ty)
+        }
+        5 => {
+            let (on_true, t) = b.value_and_type(r, &mut i)?;
+            let on_false = b.value(r, &mut i, t)?;
+            let i1 = b.r.m.types.int(1);
+            let cond = b.value(r, &mut i, i1)?;
+            (InstKind::Select { cond, on_true, on_false }, t)
+        }
+        29 => {
+            let (on_true, t) = b.value_and_type(r, &mut i)?;
+            let on_false = b.value(r, &mut i, t)?;
+            let (cond, _) = b.value_and_type(r, &mut i)?;
+            (InstKind::Select { cond, on_true, on_false }, t)
+        }
+        6 => {
+            let (vector, vt) = b.value_and_type(r, &mut i)?;
+            let index = if r.ops.len() > i + 1 {
+                b.value_and_type(r, &mut i)?.0
+            } else {
+                let i32t = b.r.m.types.int(32);
+                b.value(r, &mut i, i32t)?
+            };
+            let et = b.r.m.types.element(vt).ok_or_else(|| r.error("extractelement of a non-vector"))?;
+            (InstKind::ExtractElement { vector, index }, et)
+        }
+        7 => {
+            let (vector, vt) = b.value_and_type(r, &mut i)?;
+            let et = b.r.m.types.element(vt).ok_or_else(|| r.error("insertelement into a non-vector"))?;
+            let element = b.value(r, &mut i, et)?;
+            let index = if r.ops.len() > i + 1 {
+                b.value_and_type(r, &mut i)?.0
+            } else {
+                let i32t = b.r.m.types.int(32);
+                b.value(r, &mut i, i32t)?
+            };
+            (InstKind::InsertElement { vector, element, index }, vt)
+        }
+        8 => {
+            let (a, vt) = b.value_and_type(r, &mut i)?;
+            let bv = b.value(r, &mut i, vt)?;
+            let (mask, mt) = b.value_and_type(r, &mut i)?;
+            let lanes = match b.r.m.types.get(mt) {
+                Type::Vector { len, .. } => *len,
+                _ => return Err(r.error("shufflevector mask is not a vector")),
+            };
+            let (elem, scalable) = match b.r.m.types.get(vt) {
+                Type::Vector { elem, scalable, .. } => (*elem, *scalable),
+                _ => return Err(r.error("shufflevector of a non-vector")),
+            };
+            let ty = b.r.m.types.intern(Type::Vector { len: lanes, elem, scalable });
+            let mask = shuffle_mask(b, mask, lanes);
+            (InstKind::ShuffleVector { a, b: bv, mask }, ty)
+        }
+        9 | 28 => {
+            let (lhs, t) = b.value_and_type(r, &mut i)?;
+            let rhs = b.value(r, &mut i, t)?;
+            let pred = r.op(i)?;
+            let ty = compare_type(b, t);
+            if is_fp(b, t) {
+                (
+                    InstKind::FCmp {
+                        pred: FloatPred((pred & 15) as u8),
+                        lhs,
+                        rhs,
+                        flags: r.get(i + 1).unwrap_or(0) as u32,
+                    },
+                    ty,
+                )
+            } else {
+                let pred = IntPred::from_code(pred).ok_or_else(|| r.error(format!("unknown predicate {pred}")))?;
+                (InstKind::ICmp { pred, lhs, rhs }, ty)
+            }
+        }
+        10 => {
+            let val = if r.ops.is_empty() { None } else { Some(b.value_and_type(r, &mut i)?.0) };
+            (InstKind::Ret { val }, void)
+        }
+        11 => {
+            let t = b.block(r, r.op(0)?)?;
+            if r.ops.len() == 1 {
+                (InstKind::Br { target: t }, void)
+            } else {
+                let f = b.block(r, r.op(1)?)?;
+                let i1 = b.r.m.types.int(1);
+                i = 2;
+                let cond = b.value(r, &mut i, i1)?;
+                (InstKind::CondBr { cond, on_true: t, on_false: f }, void)
+            }
+        }
+        12 => switch(b, r)?,
+        31 => {
+            let t = b.ty(r, 0)?;
+            i = 1;
+            let addr = b.value(r, &mut i, t)?;
+            let dests = r.ops[2..].iter().map(|&d| b.block(r, d)).collect::<Result<Vec<_>, _>>()?;
+            (InstKind::IndirectBr { addr, dests }, void)
+        }
+        13 | 34 => return call(b, r),
+        15 => (InstKind::Unreachable, void),
+        39 => (InstKind::Resume { val: b.value_and_type(r, &mut i)?.0 }, void),
+        16 => {
+            let t = b.ty(r, 0)?;
+            let n = (r.ops.len() - 1) / 2;
+            let mut incoming = Vec::with_capacity(n);
+            for k in 0..n {
+                let v = b.value_signed(r, 1 + 2 * k, t)?;
+                let blk = b.block(r, r.op(2 + 2 * k)?)?;
+                incoming.push((v, blk));
+            }
+            (InstKind::Phi { incoming }, t)
+        }
+        40 | 47 => {
+            let t = b.ty(r, 0)?;
+            i = 1;
+            if r.code == 40 {
+                b.value_and_type(r, &mut i)?; // The personality, kept on the function now.
+            }
+            let cleanup = r.op(i)? != 0;
+            let n = r.op(i + 1)? as usize;
+            i += 2;
+            let mut clauses = Vec::new();
+            for _ in 0..n.min(r.ops.len()) {
+                let kind = r.op(i)?;
+                i += 1;
+                let (v, _) = b.value_and_type(r, &mut i)?;
+                let Value::Const(c) = v else { return Err(r.error("landingpad clause is not a constant")) };
+                clauses.push(if kind == 0 { Clause::Catch(c) } else { Clause::Filter(c) });
+            }
+            (InstKind::LandingPad { cleanup, clauses }, t)
+        }
+        19 => {
+            let rec = r.op(3)?;
+            let explicit = rec & (1 << 6) != 0;
+            let t = b.ty(r, 0)?;
+            let count_ty = b.ty(r, 1)?;
+            let count = b.value_by_id(r, r.op(2)?, Some(count_ty))?;
+            let align = alignment(r, (rec & 31) | ((rec >> 8) & 7) << 5)?;
+            let addr_space = r.get(4).unwrap_or(0) as u32;
+            let allocated = if explicit {
+                t
+            } else {
+                b.r.m.types.pointee(t).ok_or_else(|| r.error("alloca of a non-pointer type"))?
+            };
+            let opaque = b.r.m.types.ids().any(|x| matches!(b.r.m.types.get(x), Type::Pointer { pointee: None, .. }));
+            let ty = b.r.m.types.intern(Type::Pointer { pointee: (!opaque).then_some(allocated), addr_space });
+            (InstKind::Alloca { allocated_ty: allocated, count, align }, ty)
+        }
+        20 | 41 => {
+            let (ptr, pt) = b.value_and_type(r, &mut i)?;
+            let extra = if r.code == 20 { 3 } else { 5 };
+            let ty = if i + extra == r.ops.len() {
+                let t = b.ty(r, i)?;
+                i += 1;
+                t
+            } else {
+                b.r.m.types.pointee(pt).ok_or_else(|| r.error("load through an untyped pointer without a type"))?
+            };
+            let align = alignment(r, r.op(i)?)?;
+            let volatile = r.op(i + 1)? != 0;
+            let ord = if r.code == 41 { ordering(r, r.op(i + 2)?)? } else { Ordering::NotAtomic };
+            (InstKind::Load { ptr, align, volatile, ordering: ord }, ty)
+        }
+        24 | 44 | 42 | 45 => {
+            let (ptr, pt) = b.value_and_type(r, &mut i)?;
+            let val = if r.code == 44 || r.code == 45 {
+                b.value_and_type(r, &mut i)?.0
+            } else {
+                let vt = b.r.m.types.pointee(pt).ok_or_else(|| r.error("store through an untyped pointer"))?;
+                b.value(r, &mut i, vt)?
+            };
+            let align = alignment(r, r.op(i)?)?;
+            let volatile = r.op(i + 1)? != 0;
+            let ord = if r.code == 42 || r.code == 45 { ordering(r, r.op(i + 2)?)? } else { Ordering::NotAtomic };
+            (InstKind::Store { ptr, val, align, volatile, ordering: ord }, void)
+        }
+        36 => {
+            let ord = ordering(r, r.op(0)?)?;
+            (InstKind::Fence { ordering: ord, single_thread: r.get(1) == Some(0) }, void)
+        }
+        37 | 46 => {
+            let (ptr, pt) = b.value_and_type(r, &mut i)?;
+            let (cmp, t) = if r.code == 46 {
+                b.value_and_type(r, &mut i)?
+            } else {
+                let t = b.r.m.types.pointee(pt).ok_or_else(|| r.error("cmpxchg through an untyped pointer"))?;
+                (b.value(r, &mut i, t)?, t)
+            };
+            let new = b.value(r, &mut i, t)?;
+            let volatile = r.op(i)? != 0;
+            let success = ordering(r, r.op(i + 1)?)?;
+            let failure = match r.get(i + 3) {
+                Some(f) => ordering(r, f)?,
+                None => success,
+            };
+            let weak = r.get(i + 4).is_some_and(|w| w != 0);
+            let align = match r.get(i + 5) {
+                Some(a) => alignment(r, a)?,
+                None => 0,
+            };
+            let i1 = b.r.m.types.int(1);
+            let ty = b.r.m.types.intern(Type::Struct(StructType {
+                name: None,
+                fields: vec![t, i1],
+                packed: false,
+                opaque: false,
+            }));
+            (InstKind::CmpXchg { ptr, cmp, new, success, failure, weak, volatile, align }, ty)
+        }
+        38 | 59 => {
+            let (ptr, pt) = b.value_and_type(r, &mut i)?;
+            let (val, t) = if r.code == 59 {
+                b.value_and_type(r, &mut i)?
+            } else {
+                let t = b.r.m.types.pointee(pt).ok_or_else(|| r.error("atomicrmw through an untyped pointer"))?;
+                (b.value(r, &mut i, t)?, t)
+            };
+            let op = rmw_op(r, r.op(i)?)?;
+            let volatile = r.op(i + 1)? != 0;
+            let ord = ordering(r, r.op(i + 2)?)?;
+            let align = match r.get(i + 4) {
+                Some(a) => alignment(r, a)?,
+                None => 0,
+            };
+            (InstKind::AtomicRmw { op, ptr, val, ordering: ord, volatile, align }, t)
+        }
+        23 => {
+            let lt = b.ty(r, 0)?;
+            i = 1;
+            let list = b.value(r, &mut i, lt)?;
+            let ty = b.ty(r, 2)?;
+            (InstKind::VaArg { list }, ty)
+        }
+        26 => {
+            let (agg, at) = b.value_and_type(r, &mut i)?;
+            let indices: Vec<u32> = r.ops[i..].iter().map(|&x| x as u32).collect();
+            let ty = aggregate_index(b, r, at, &indices)?;
+            (InstKind::ExtractValue { agg, indices }, ty)
+        }
+        27 => {
+            let (agg, at) = b.value_and_type(r, &mut i)?;
+            let (val, _) = b.value_and_type(r, &mut i)?;
+            let indices: Vec<u32> = r.ops[i..].iter().map(|&x| x as u32).collect();
+            aggregate_index(b, r, at, &indices)?;
+            (InstKind::InsertValue { agg, val, indices }, at)
+        }
+        58 => {
+            let (val, t) = b.value_and_type(r, &mut i)?;
+            (InstKind::Freeze { val }, t)
+        }
+        48..=52 => return Err(r.error("exception-handling funclets (catchswitch, cleanuppad, ...) are not supported")),
+        57 => return Err(r.error("callbr is not supported")),
+        other => return Err(r.error(format!("unknown instruction record {other}"))),
+    };
+    b.push(r, kind, ty)
+}
+
+/// `switch`: the simple form, or LLVM 3.2's case-range form (single values only).
+fn switch(b: &mut Body<'_, '_>, r: &Rec) -> Result<(InstKind, TypeId), ReadError> {
+    let void = b.r.m.types.void();
+    let first = r.op(0)?;
+    if first >> 16 == 0x4B5 {
+        let t = b.ty(r, 1)?;
+        let mut i = 2;
+        let cond = b.value(r, &mut i, t)?;
+        let default = b.block(r, r.op(3)?)?;
+        let n = r.op(4)? as usize;
+        let w = b.r.m.types.get(t).int_width().unwrap_or(64);
+        let words = w.div_ceil(64) as usize;
+        let mut at = 5;
+        let mut cases = Vec::new();
+        for _ in 0..n.min(r.ops.len()) {
+            let items = r.op(at)? as usize;
+            at += 1;
+            let mut values = Vec::new();
+            for _ in 0..items.min(r.ops.len()) {
+                let single = r.op(at)? != 0;
+                at += 1;
+                if !single {
+                    return Err(r.error("switch case ranges are not supported"));
+                }
+                let v = super::records::sign_rotated(r.op(at)?);
+                at += words;
+                values.push(v);
+            }
+            let dest = b.block(r, r.op(at)?)?;
+            at += 1;
+            for v in values {
+                let c = b.r.m.consts.int(t, w.min(64), v);
+                cases.push((c, dest));
+            }
+        }
+        return Ok((InstKind::Switch { cond, default, cases }, void));
+    }
+    let t = b.ty(r, 0)?;
+    let mut i = 1;
+    let cond = b.value(r, &mut i, t)?;
+    let default = b.block(r, r.op(2)?)?;
+    let mut cases = Vec::new();
+    let mut k = 3;
+    while k + 1 < r.ops.len() {
+        let v = b.value_by_id(r, r.op(k)?, Some(t))?;
+        let Value::Const(c) = v else { return Err(r.error("switch case value is not a constant")) };
+        cases.push((c, b.block(r, r.op(k + 1)?)?));
+        k += 2;
+    }
+    Ok((InstKind::Switch { cond, default, cases }, void))
+}
+
+/// `call` and `invoke`.
+fn call(b: &mut Body<'_, '_>, r: &Rec) -> Result<(), ReadError> {
+    let invoke = r.code == 13;
+    let attrs = match r.op(0)? {
+        0 => Attrs::default(),
+        k => b.r.attr_lists.get(k as usize - 1).cloned().unwrap_or_default(),
+    };
+    let ccinfo = r.op(1)?;
+    let mut i = 2;
+    let (normal, unwind) = if invoke {
+        let n = b.block(r, r.op(2)?)?;
+        let u = b.block(r, r.op(3)?)?;
+        i = 4;
+        (Some(n), Some(u))
+    } else {
+        (None, None)
+    };
+    let explicit = if invoke { ccinfo & (1 << 13) != 0 } else { ccinfo & (1 << 15) != 0 };
+    let mut fmf = 0;
+    if !invoke && ccinfo & (1 << 17) != 0 {
+        fmf = r.op(i)? as u32;
+        i += 1;
+    }
+    let explicit_ty = if explicit {
+        let t = b.ty(r, i)?;
+        i += 1;
+        Some(t)
+    } else {
+        None
+    };
+    let (callee, callee_ty) = b.value_and_type(r, &mut i)?;
+    let fn_ty = match explicit_ty {
+        Some(t) => t,
+        None => b.r.m.types.pointee(callee_ty).ok_or_else(|| r.error("call through a non-pointer without a type"))?,
+    };
+    let (ret, params, vararg) = match b.r.m.types.as_function(fn_ty) {
+        Some((ret, p, v)) => (ret, p.to_vec(), v),
+        None => return Err(r.error("call of a non-function type")),
+    };
+    let mut args = Vec::with_capacity(params.len());
+    for &p in &params {
+        if matches!(b.r.m.types.get(p), Type::Label) {
+            let blk = b.block(r, r.op(i)?)?;
+            i += 1;
+            // A block operand: kept as the block's number (callbr and asm goto are refused
+            // anyway).
+            args.push(Value::Const(b.r.m.consts.int(p, 32, u64::from(blk.0))));
+        } else {
+            args.push(b.value(r, &mut i, p)?);
+        }
+    }
+    if vararg {
+        while i < r.ops.len() {
+            args.push(b.value_and_type(r, &mut i)?.0);
+        }
+    } else if i < r.ops.len() {
+        return Err(r.error("more call arguments than the function type has"));
+    }
+    let cc = ((ccinfo >> 1) & 0x3ff) as u32;
+    let cc = if invoke { (ccinfo & 0x3ff) as u32 } else { cc };
+    let kind = if invoke {
+        InstKind::Invoke {
+            callee,
+            fn_ty,
+            args,
+            cc,
+            attrs: Box::new(attrs),
+            normal: normal.expect("invoke"),
+            unwind: unwind.expect("invoke"),
+        }
+    } else {
+        let tail = if ccinfo & (1 << 14) != 0 {
+            TailKind::MustTail
+        } else if ccinfo & (1 << 16) != 0 {
+            TailKind::NoTail
+        } else if ccinfo & 1 != 0 {
+            TailKind::Tail
+        } else {
+            TailKind::None
+        };
+        InstKind::Call { callee, fn_ty, args, cc, tail, attrs: Box::new(attrs), flags: fmf }
+    };
+    b.push(r, kind, ret)
+}
