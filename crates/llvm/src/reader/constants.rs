@@ -311,7 +311,7 @@ impl Resolver<'_> {
                 }
             }
             24 => {
-                if r.ops.len() % 2 == 0 {
+                if r.ops.len().is_multiple_of(2) {
                     source = Some(self.ty(r, 0)?);
                     i = 1;
                 }
@@ -356,7 +356,7 @@ impl Resolver<'_> {
         let fn_ty = self.m.types.pointee(fn_ty).unwrap_or(fn_ty);
         let alen = r.op(at)? as usize;
         let asm_end = at + 1 + alen;
-        if asm_end >= r.ops.len() + 1 {
+        if asm_end > r.ops.len() {
             return Err(r.error("inline assembly string runs past the record"));
         }
         let asm: String = r.ops[at + 1..asm_end.min(r.ops.len())].iter().map(|&c| c as u8 as char).collect();
