@@ -4,8 +4,10 @@ mod analyze;
 mod asm;
 mod check;
 mod dis;
+mod freeze;
 mod names;
 mod output;
+mod producer;
 mod rewrite;
 mod run;
 
@@ -33,6 +35,8 @@ enum Command {
     Asm(asm::Args),
     /// Translate a command-line pexe to native code and run it in a sandbox.
     Run(run::Args),
+    /// Write LLVM bitcode as a pexe, exactly as Google's pnacl-freeze did (no passes).
+    Freeze(freeze::Args),
 }
 
 fn main() {
@@ -44,6 +48,7 @@ fn main() {
         Command::Dis(a) => dis::run(a),
         Command::Check(a) => check::run(a),
         Command::Run(a) => run::run(a),
+        Command::Freeze(a) => freeze::run(a),
     };
     std::process::exit(status);
 }

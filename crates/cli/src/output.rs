@@ -9,6 +9,16 @@ pub fn is_stdout(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
+/// Reads an input file, or standard input for `-`.
+pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
+    if is_stdout(path) {
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut buf)?;
+        return Ok(buf);
+    }
+    std::fs::read(path)
+}
+
 /// Writes `bytes` to `path` atomically (or to standard output for `-`).
 pub fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     with_file(path, |w| w.write_all(bytes))

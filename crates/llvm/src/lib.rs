@@ -9,6 +9,7 @@
 //! PNaCl module into it, and the printer writes it as LLVM IR text.
 
 pub mod ir;
+pub mod print;
 pub mod reader;
 
 pub use ir::Module;

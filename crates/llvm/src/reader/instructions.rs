@@ -275,7 +275,11 @@ pub(super) fn decode(b: &mut Body<'_, '_>, r: &Rec) -> Result<(), ReadError> {
             let t = b.ty(r, 0)?;
             i = 1;
             if r.code == 40 {
-                b.value_and_type(r, &mut i)?; // The personality, kept on the function now.
+                // The personality, which LLVM 3.7 and newer keep on the function.
+                if let (Value::Const(p), _) = b.value_and_type(r, &mut i)? {
+                    let f = b.f.0 as usize;
+                    b.r.m.functions[f].personality.get_or_insert(p);
+                }
             }
             let cleanup = r.op(i)? != 0;
             let n = r.op(i + 1)? as usize;

@@ -471,3 +471,47 @@ impl<'a> ModuleReader<'a> {
         Ok(self.m)
     }
 }
+
+/// LLVM's reader gives the two-field `{ priority, function }` entries of
+/// `llvm.global_ctors` / `llvm.global_dtors` (LLVM 3.5 and older) the third field, a null
+/// `i8*`, that newer LLVM requires.
+fn upgrade_ctors(m: &mut Module) {
+    for gi in 0..m.globals.len() {
+        let name = &m.globals[gi].props.name;
+        if name != "llvm.global_ctors" && name != "llvm.global_dtors" {
+            continue;
+        }
+        let Type::Array { len, elem } = m.types.get(m.globals[gi].value_ty).clone() else { continue };
+        let Type::Struct(s) = m.types.get(elem).clone() else { continue };
+        if s.fields.len() != 2 {
+            continue;
+        }
+        let i8t = m.types.int(8);
+        let i8p = m.pointer_type(i8t, 0);
+        let mut fields = s.fields.clone();
+        fields.push(i8p);
+        let new_elem =
+            m.types.intern(Type::Struct(crate::ir::StructType { name: None, fields, packed: s.packed, opaque: false }));
+        let new_arr = m.types.intern(Type::Array { len, elem: new_elem });
+        let null = m.consts.intern(Const::Null(i8p));
+        let init = m.globals[gi].init.map(|c| match m.consts.get(c).clone() {
+            Const::Aggregate { elems, .. } => {
+                let elems = elems
+                    .into_iter()
+                    .map(|e| match m.consts.get(e).clone() {
+                        Const::Aggregate { mut elems, .. } => {
+                            elems.push(null);
+                            m.consts.intern(Const::Aggregate { ty: new_elem, elems })
+                        }
+                        _ => e,
+                    })
+                    .collect();
+                m.consts.intern(Const::Aggregate { ty: new_arr, elems })
+            }
+            _ => m.consts.intern(Const::Zero(new_arr)),
+        });
+        m.globals[gi].value_ty = new_arr;
+        m.globals[gi].init = init;
+        m.pointer_type(new_arr, 0);
+    }
+}
