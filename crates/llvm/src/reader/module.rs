@@ -468,6 +468,7 @@ impl<'a> ModuleReader<'a> {
         }
         self.m.opaque_pointers =
             self.m.types.ids().any(|t| matches!(self.m.types.get(t), Type::Pointer { pointee: None, .. }));
+        upgrade_ctors(&mut self.m);
         Ok(self.m)
     }
 }
