@@ -23,6 +23,10 @@ pub struct Args {
     /// Write the module as read, as LLVM IR text, instead of freezing it.
     #[arg(long)]
     pub emit_llvm: bool,
+    /// The PNaCl writer version whose type-table order to reproduce (default: 2015 for
+    /// modules `pnacl thaw` marked so or written by LLVM 3.6 and older, else 2016).
+    #[arg(long, value_enum)]
+    pub writer: Option<producer::WriterArg>,
 }
 
 /// Runs the command; returns the process exit status.
@@ -36,7 +40,7 @@ pub fn run(args: &Args) -> i32 {
         }
     };
     if args.emit_llvm {
-        let text = format!("{:?}", m.functions.len());
+        let text = pnacl_llvm::print::print(&m, &pnacl_llvm::print::PrintOptions::default());
         return match output::write_file(&args.output, text.as_bytes()) {
             Ok(()) => 0,
             Err(e) => {
@@ -46,6 +50,7 @@ pub fn run(args: &Args) -> i32 {
         };
     }
     let options = FreezeOptions {
+        writer: producer::writer_for(&m, args.writer),
         allow_local_symbol_tables: args.allow_local_symbol_tables,
         align_bitcode_records: args.align_bitcode_records,
     };

@@ -4,12 +4,14 @@ mod analyze;
 mod asm;
 mod check;
 mod dis;
+mod finalize;
 mod freeze;
 mod names;
 mod output;
 mod producer;
 mod rewrite;
 mod run;
+mod thaw;
 
 use clap::{Parser, Subcommand};
 
@@ -37,6 +39,10 @@ enum Command {
     Run(run::Args),
     /// Write LLVM bitcode as a pexe, exactly as Google's pnacl-freeze did (no passes).
     Freeze(freeze::Args),
+    /// Strip and freeze ABI-simplified LLVM bitcode into a checked pexe (pnacl-finalize).
+    Finalize(finalize::Args),
+    /// Turn a pexe into LLVM IR text for today's LLVM (pnacl-thaw).
+    Thaw(thaw::Args),
 }
 
 fn main() {
@@ -49,6 +55,8 @@ fn main() {
         Command::Check(a) => check::run(a),
         Command::Run(a) => run::run(a),
         Command::Freeze(a) => freeze::run(a),
+        Command::Finalize(a) => finalize::run(a),
+        Command::Thaw(a) => thaw::run(a),
     };
     std::process::exit(status);
 }

@@ -2,7 +2,7 @@
 //! module into a pexe, and checking the result.
 
 use pnacl_bitcode::{Abbrevs, ReadOptions};
-use pnacl_convert::freeze::{FreezeOptions, NameHistory, freeze, respell_intrinsics};
+use pnacl_convert::freeze::{FreezeOptions, NameHistory, Writer, freeze, respell_intrinsics};
 use pnacl_llvm::Module;
 use std::path::Path;
 
@@ -19,6 +19,26 @@ pub fn read_llvm(path: &Path) -> Result<Module, String> {
 /// renames or strips them.
 pub fn name_history(m: &Module) -> Option<Vec<String>> {
     (!m.names_from_string_table).then(|| m.name_order.iter().map(|&r| m.props(r).name.clone()).collect())
+}
+
+/// Which writer version to reproduce, as the command line asks (or from the module).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriterArg {
+    /// The writer of the LLVM 3.6-based SDKs (2015 and earlier).
+    #[value(name = "2015")]
+    V2015,
+    /// The last writer (2016), whose tests are Google's freeze goldens.
+    #[value(name = "2016")]
+    V2016,
+}
+
+/// The writer version for `m`: the one asked for, else the one the module shows.
+pub fn writer_for(m: &Module, asked: Option<WriterArg>) -> Writer {
+    match asked {
+        Some(WriterArg::V2015) => Writer::Pnacl2015,
+        Some(WriterArg::V2016) => Writer::Pnacl2016,
+        None => Writer::for_module(m),
+    }
 }
 
 /// Freezes `m` into pexe bytes with the standard abbreviations.

@@ -26,9 +26,42 @@ use pnacl_bitstream::{
 };
 use pnacl_llvm::ir::{FuncId, Function, InstId, Linkage, Module, Value};
 
+/// Which version of PNaCl's writer to reproduce. They differ in one rule of the type
+/// table's order: whether an elided pointer cast counts the type of the value it stands for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Writer {
+    /// The writer of the LLVM 3.6-based toolchains (SDKs up to 2015; every pexe of the
+    /// corpus): elided casts count nothing.
+    Pnacl2015,
+    /// The last writer (pnacl-llvm at its final state, LLVM 3.7-based, 2016), whose tests
+    /// are Google's freeze goldens: elided casts count the elided value's type.
+    #[default]
+    Pnacl2016,
+}
+
+/// The name of the named metadata with which `thaw` marks a module whose pexe came from
+/// the 2015 writer, so that freezing it again reproduces that pexe.
+pub const WRITER_2015_MARK: &str = "pnacl.writer.2015";
+
+impl Writer {
+    /// The writer that made the pexe a module came from: the 2015 one if `thaw` marked it
+    /// so, or if the module was written by an LLVM older than 3.7 (no explicitly typed
+    /// records); the last one otherwise.
+    pub fn for_module(m: &Module) -> Writer {
+        let old_llvm = !m.explicit_type_records && m.functions.iter().any(|f| !f.is_declaration());
+        if m.named_metadata.iter().any(|n| n == WRITER_2015_MARK) || old_llvm {
+            Writer::Pnacl2015
+        } else {
+            Writer::Pnacl2016
+        }
+    }
+}
+
 /// pnacl-freeze's options.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FreezeOptions {
+    /// The writer version whose type-table order to reproduce.
+    pub writer: Writer,
     /// `-allow-local-symbol-tables`: also write each function's own symbol table (names of
     /// arguments, blocks and instructions).
     pub allow_local_symbol_tables: bool,
@@ -58,7 +91,7 @@ pub fn freeze(m: &Module, history: NameHistory<'_>, options: &FreezeOptions) -> 
             return Err(fail("Invalid linkage"));
         }
     }
-    let table = types::enumerate(m).map_err(|(at, r)| match at {
+    let table = types::enumerate(m, options.writer).map_err(|(at, r)| match at {
         Some((func, inst)) => function_error(m, func, inst.map(|k| nth_inst(m, func, k)), r),
         None => FreezeError::Module(r.reason),
     })?;

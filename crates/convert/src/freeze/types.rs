@@ -135,6 +135,7 @@ impl Counter {
     /// Phase 2 (`OptimizeTypes`): by descending count, ties by first sight, each type after
     /// its subtypes.
     fn finish(self) -> TypeTable {
+
         let mut by_count: Vec<(u32, usize)> =
             self.first_seen.iter().enumerate().map(|(i, t)| (self.counts[t], i)).collect();
         by_count.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -164,9 +165,9 @@ impl TypeTable {
 pub(crate) type Place = Option<(FuncId, Option<usize>)>;
 
 /// Walks the module as the enumerator's constructor does and returns the type table.
-pub(crate) fn enumerate(m: &Module) -> Result<TypeTable, (Place, Refusal)> {
+pub(crate) fn enumerate(m: &Module, writer: super::Writer) -> Result<TypeTable, (Place, Refusal)> {
     let mut c = Counter::default();
-    let mut e = Enumerator { m, c: &mut c };
+    let mut e = Enumerator { m, c: &mut c, writer };
     // Function addresses: their function types.
     for (fi, f) in m.functions.iter().enumerate() {
         e.count_type(f.ty).map_err(|r| (Some((FuncId(fi as u32), None)), r))?;
@@ -182,6 +183,7 @@ pub(crate) fn enumerate(m: &Module) -> Result<TypeTable, (Place, Refusal)> {
 struct Enumerator<'m, 'c> {
     m: &'m Module,
     c: &'c mut Counter,
+    writer: super::Writer,
 }
 
 impl Enumerator<'_, '_> {
@@ -263,8 +265,12 @@ impl Enumerator<'_, '_> {
         let f = &self.m.functions[func.0 as usize];
         let me = Value::Inst(id);
         if is_elided(self.m, f, me) {
-            // The type(s) of the value the cast stands for.
-            return self.operand(func, elide(self.m, f, me), Seen::Itself);
+            // The 2016 writer counts the type(s) of the value the cast stands for; the
+            // writer of the LLVM 3.6-based toolchains counted nothing for it.
+            return match self.writer {
+                super::Writer::Pnacl2016 => self.operand(func, elide(self.m, f, me), Seen::Itself),
+                super::Writer::Pnacl2015 => Ok(()),
+            };
         }
         if let InstKind::Switch { cond, .. } = inst.kind {
             self.operand(func, cond, Seen::Operand(inst, 0))?;

@@ -33,6 +33,9 @@ struct Thaw<'a> {
     insts: Vec<Inst>,
     /// Phis to fill once every value exists: the model phi and the PNaCl pool range.
     phis: Vec<(InstId, pnacl_bitcode::ir::PoolRange)>,
+    /// Casts of allocas, shared by all their users and placed right after them, as
+    /// SimplifyAllocas and ReplacePtrsWithInts left them: (alloca, cast, type) to the cast.
+    alloca_casts: std::collections::HashMap<(InstId, CastOp, TypeId), InstId>,
 }
 
 /// Thaws the body of function `func` into the model.
@@ -94,8 +97,9 @@ pub(super) fn thaw_body(
         };
         srcs.push(src);
     }
-    let mut t = Thaw { m, pm, func, body, srcs, blocks: Vec::new(), insts, phis: Vec::new() };
+    let mut t = Thaw { m, pm, func, body, srcs, blocks: Vec::new(), insts, phis: Vec::new(), alloca_casts: Default::default() };
     t.build()?;
+    t.place_alloca_casts();
     let f = &mut t.m.functions[func.0 as usize];
     f.params = (0..sig.params.len()).map(|i| Param { name: Some(format!("p{i}")) }).collect();
     f.blocks = std::mem::take(&mut t.blocks);
@@ -124,10 +128,55 @@ impl Thaw<'_> {
         id
     }
 
+    /// The shared cast of alloca `a` (placed after it once the body is built).
+    fn alloca_cast(&mut self, a: InstId, op: CastOp, ty: TypeId) -> Value {
+        if let Some(&c) = self.alloca_casts.get(&(a, op, ty)) {
+            return Value::Inst(c);
+        }
+        let id = InstId(self.insts.len() as u32);
+        self.insts.push(Inst { kind: InstKind::Cast { op, val: Value::Inst(a) }, ty, name: None });
+        self.alloca_casts.insert((a, op, ty), id);
+        Value::Inst(id)
+    }
+
+    /// Puts each shared alloca cast right after its alloca.
+    fn place_alloca_casts(&mut self) {
+        let mut after: std::collections::HashMap<InstId, Vec<InstId>> = std::collections::HashMap::new();
+        let mut casts: Vec<(&(InstId, CastOp, TypeId), &InstId)> = self.alloca_casts.iter().collect();
+        casts.sort_by_key(|(_, c)| **c);
+        for ((a, _, _), c) in casts {
+            after.entry(*a).or_default().push(*c);
+        }
+        for blk in &mut self.blocks {
+            if !blk.insts.iter().any(|i| after.contains_key(i)) {
+                continue;
+            }
+            let mut list = Vec::with_capacity(blk.insts.len());
+            for &i in &blk.insts {
+                list.push(i);
+                if let Some(cs) = after.remove(&i) {
+                    list.extend(cs);
+                }
+            }
+            blk.insts = list;
+        }
+    }
+
+    fn is_alloca(&self, v: Value) -> Option<InstId> {
+        match v {
+            Value::Inst(i) if matches!(self.insts.get(i.0 as usize).map(|x| &x.kind), Some(InstKind::Alloca { .. })) => Some(i),
+            _ => None,
+        }
+    }
+
     /// `v` as a number: a pointer goes through `ptrtoint`.
     fn num(&mut self, b: usize, v: ValueId) -> Result<Value, ThawError> {
         Ok(match self.src(v)? {
             Src::Num(x) => x,
+            Src::Ptr(x, _) if self.is_alloca(x).is_some() => {
+                let i32t = self.m.types.int(32);
+                self.alloca_cast(self.is_alloca(x).expect("checked"), CastOp::PtrToInt, i32t)
+            }
             Src::Ptr(x, _) => {
                 let i32t = self.m.types.int(32);
                 Value::Inst(self.emit(b, InstKind::Cast { op: CastOp::PtrToInt, val: x }, i32t))
@@ -141,6 +190,9 @@ impl Thaw<'_> {
         Ok(match self.src(v)? {
             Src::Num(x) => Value::Inst(self.emit(b, InstKind::Cast { op: CastOp::IntToPtr, val: x }, want)),
             Src::Ptr(x, ty) if ty == want => x,
+            Src::Ptr(x, _) if self.is_alloca(x).is_some() => {
+                self.alloca_cast(self.is_alloca(x).expect("checked"), CastOp::Bitcast, want)
+            }
             Src::Ptr(x, _) => Value::Inst(self.emit(b, InstKind::Cast { op: CastOp::Bitcast, val: x }, want)),
         })
     }
@@ -372,15 +424,20 @@ impl Thaw<'_> {
 
     /// Fills the phis, converting pointers at the end of the predecessor blocks.
     fn fill_phis(&mut self) -> Result<(), ThawError> {
+        // A phi may list one predecessor twice (a switch with two cases to the same block):
+        // both entries must be the same value, so a predecessor casts each pointer once.
+        let mut casts: std::collections::HashMap<(u32, Value), Value> = std::collections::HashMap::new();
         for (id, range) in std::mem::take(&mut self.phis) {
             let pairs: Vec<(ValueId, u32)> = self.body.incoming(range).collect();
             let mut incoming = Vec::with_capacity(pairs.len());
             for (v, pred) in pairs {
                 let value = match self.src(v)? {
                     Src::Num(x) => x,
+                    Src::Ptr(x, _) if casts.contains_key(&(pred, x)) => casts[&(pred, x)],
                     Src::Ptr(x, _) => {
                         let i32t = self.m.types.int(32);
                         let cast = InstId(self.insts.len() as u32);
+                        casts.insert((pred, x), Value::Inst(cast));
                         self.insts.push(Inst {
                             kind: InstKind::Cast { op: CastOp::PtrToInt, val: x },
                             ty: i32t,

@@ -113,7 +113,22 @@ pub fn thaw(pm: &PModule, options: &ThawOptions) -> Result<Module, ThawError> {
             body::thaw_body(&mut m, pm, FuncId(i as u32), &sigs[i], b)?;
         }
     }
+    if made_by_2015_writer(&m, pm) {
+        m.named_metadata.push(crate::freeze::WRITER_2015_MARK.to_string());
+    }
     Ok(m)
+}
+
+/// True if the 2015 writer's type-table order, and not the last writer's, gives the pexe's:
+/// the thawed module then says so, for freezing it back the same way.
+fn made_by_2015_writer(m: &Module, pm: &PModule) -> bool {
+    use crate::freeze::{FreezeOptions, NameHistory, Writer, freeze, respell_intrinsics};
+    let mut copy = m.clone();
+    respell_intrinsics(&mut copy);
+    let types_with = |writer| {
+        freeze(&copy, NameHistory::Assembled, &FreezeOptions { writer, ..FreezeOptions::default() }).ok().map(|p| p.types)
+    };
+    types_with(Writer::Pnacl2016).as_ref() != Some(&pm.types) && types_with(Writer::Pnacl2015).as_ref() == Some(&pm.types)
 }
 
 /// The model type of a PNaCl value type.

@@ -289,6 +289,9 @@ pub struct Module {
     /// True when the file named its globals through a string table (LLVM 5 and newer), so
     /// that [`Module::name_order`] is record order, not the order of a symbol table.
     pub names_from_string_table: bool,
+    /// True when the file's instruction records carry explicit types (LLVM 3.7 and newer
+    /// write loads, GEPs and calls that way), a sign of the LLVM that wrote it.
+    pub explicit_type_records: bool,
 }
 
 impl Module {

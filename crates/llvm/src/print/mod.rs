@@ -61,6 +61,14 @@ pub fn print(m: &Module, options: &PrintOptions) -> String {
         p.function(&mut out, i, f);
         out.push('\n');
     }
+    // Named metadata keeps its name only (the model holds no metadata contents).
+    for n in &m.named_metadata {
+        if n.starts_with("llvm.") {
+            continue;
+        }
+        names::ident(&mut out, '!', n);
+        out.push_str(" = !{}\n");
+    }
     out
 }
 

@@ -143,6 +143,7 @@ pub(super) fn decode(b: &mut Body<'_, '_>, r: &Rec) -> Result<(), ReadError> {
             (InstKind::Cast { op, val }, to)
         }
         4 | 30 | 43 => {
+            b.r.m.explicit_type_records |= r.code == 43;
             let (inbounds, source) = if r.code == 43 {
                 i = 2;
                 (r.op(0)? & 1 != 0, Some(b.ty(r, 1)?))
@@ -315,6 +316,7 @@ pub(super) fn decode(b: &mut Body<'_, '_>, r: &Rec) -> Result<(), ReadError> {
             let (ptr, pt) = b.value_and_type(r, &mut i)?;
             let extra = if r.code == 20 { 3 } else { 5 };
             let ty = if i + extra == r.ops.len() {
+                b.r.m.explicit_type_records = true;
                 let t = b.ty(r, i)?;
                 i += 1;
                 t
@@ -490,6 +492,7 @@ fn call(b: &mut Body<'_, '_>, r: &Rec) -> Result<(), ReadError> {
         (None, None)
     };
     let explicit = if invoke { ccinfo & (1 << 13) != 0 } else { ccinfo & (1 << 15) != 0 };
+    b.r.m.explicit_type_records |= explicit;
     let mut fmf = 0;
     if !invoke && ccinfo & (1 << 17) != 0 {
         fmf = r.op(i)? as u32;

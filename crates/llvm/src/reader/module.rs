@@ -152,6 +152,18 @@ impl<'a> ModuleReader<'a> {
         self.finish()
     }
 
+    /// The names of the module's named metadata (their contents are not kept).
+    fn metadata_names(&mut self) -> Result<(), ReadError> {
+        loop {
+            match next(&mut self.c)? {
+                Item::End => return Ok(()),
+                Item::Block(_) => self.c.skip_block()?,
+                Item::Record(r) if r.code == 4 => self.m.named_metadata.push(r.string(0)),
+                Item::Record(_) => {}
+            }
+        }
+    }
+
     /// Walks a BLOCKINFO block: the cursor registers its abbreviations.
     fn blockinfo(&mut self) -> Result<(), ReadError> {
         loop {
@@ -204,6 +216,7 @@ impl<'a> ModuleReader<'a> {
                         function::read_body(self, f)?;
                     }
                     0 => self.blockinfo()?,
+                    15 => self.metadata_names()?,
                     _ => self.c.skip_block()?,
                 },
                 Item::Record(r) => self.module_record(&r)?,
