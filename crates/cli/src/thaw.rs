@@ -43,13 +43,14 @@ pub fn run(args: &Args) -> i32 {
             return 1;
         }
     };
-    let thawed = match thaw(&module, &ThawOptions { typed_pointers: args.typed_pointers, name_module_values: args.name_all }) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("pnacl thaw: {name}: {e}");
-            return 1;
-        }
-    };
+    let thawed =
+        match thaw(&module, &ThawOptions { typed_pointers: args.typed_pointers, name_module_values: args.name_all }) {
+            Ok(m) => m,
+            Err(e) => {
+                eprintln!("pnacl thaw: {name}: {e}");
+                return 1;
+            }
+        };
     let text = pnacl_llvm::print::print(&thawed, &pnacl_llvm::print::PrintOptions::default());
     match output::write_file(&args.output, text.as_bytes()) {
         Ok(()) => 0,

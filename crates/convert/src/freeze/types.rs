@@ -135,7 +135,6 @@ impl Counter {
     /// Phase 2 (`OptimizeTypes`): by descending count, ties by first sight, each type after
     /// its subtypes.
     fn finish(self) -> TypeTable {
-
         let mut by_count: Vec<(u32, usize)> =
             self.first_seen.iter().enumerate().map(|(i, t)| (self.counts[t], i)).collect();
         by_count.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));

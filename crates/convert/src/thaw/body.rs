@@ -97,7 +97,8 @@ pub(super) fn thaw_body(
         };
         srcs.push(src);
     }
-    let mut t = Thaw { m, pm, func, body, srcs, blocks: Vec::new(), insts, phis: Vec::new(), alloca_casts: Default::default() };
+    let mut t =
+        Thaw { m, pm, func, body, srcs, blocks: Vec::new(), insts, phis: Vec::new(), alloca_casts: Default::default() };
     t.build()?;
     t.place_alloca_casts();
     let f = &mut t.m.functions[func.0 as usize];
@@ -164,7 +165,11 @@ impl Thaw<'_> {
 
     fn is_alloca(&self, v: Value) -> Option<InstId> {
         match v {
-            Value::Inst(i) if matches!(self.insts.get(i.0 as usize).map(|x| &x.kind), Some(InstKind::Alloca { .. })) => Some(i),
+            Value::Inst(i)
+                if matches!(self.insts.get(i.0 as usize).map(|x| &x.kind), Some(InstKind::Alloca { .. })) =>
+            {
+                Some(i)
+            }
             _ => None,
         }
     }

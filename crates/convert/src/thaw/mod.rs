@@ -126,9 +126,12 @@ fn made_by_2015_writer(m: &Module, pm: &PModule) -> bool {
     let mut copy = m.clone();
     respell_intrinsics(&mut copy);
     let types_with = |writer| {
-        freeze(&copy, NameHistory::Assembled, &FreezeOptions { writer, ..FreezeOptions::default() }).ok().map(|p| p.types)
+        freeze(&copy, NameHistory::Assembled, &FreezeOptions { writer, ..FreezeOptions::default() })
+            .ok()
+            .map(|p| p.types)
     };
-    types_with(Writer::Pnacl2016).as_ref() != Some(&pm.types) && types_with(Writer::Pnacl2015).as_ref() == Some(&pm.types)
+    types_with(Writer::Pnacl2016).as_ref() != Some(&pm.types)
+        && types_with(Writer::Pnacl2015).as_ref() == Some(&pm.types)
 }
 
 /// The model type of a PNaCl value type.
