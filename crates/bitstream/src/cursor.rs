@@ -764,9 +764,9 @@ fn unabbrev_window<G: Gather>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::abbrev::Op;
     use crate::encoder::StreamWriter;
     use crate::gather::PextGather;
+    use crate::op::Op;
     use crate::window::tests::Rng;
 
     /// Everything a walk of `data` reads, errors included, in order, and how many records

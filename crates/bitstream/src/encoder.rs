@@ -210,8 +210,8 @@ impl StreamWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::abbrev::Op;
     use crate::cursor::Cursor;
+    use crate::op::Op;
 
     #[test]
     fn writes_what_the_cursor_reads() {

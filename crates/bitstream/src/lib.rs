@@ -16,10 +16,11 @@ mod cursor;
 mod encoder;
 mod error;
 mod gather;
+mod op;
 mod position;
 mod window;
 
-pub use abbrev::{Abbrev, MAX_ABBREV_OPS, Op, decode_char6, encode_char6, fixed_width_for, is_char6};
+pub use abbrev::{Abbrev, MAX_ABBREV_OPS, fixed_width_for};
 pub use bits::{BitReader, BitWriter, bits_needed, vbr_len};
 pub use container::{
     Container, FIELD_ALIGN_RECORDS, FIELD_PNACL_VERSION, FIELD_TYPE_BUFFER, FIELD_TYPE_FLAG, FIELD_TYPE_U32,
@@ -33,4 +34,5 @@ pub use cursor::{
 pub use encoder::StreamWriter;
 pub use error::{Error, ErrorData, ErrorKind, Result};
 pub use gather::{Gather, PextGather, ShiftGather};
+pub use op::{Op, decode_char6, encode_char6, is_char6};
 pub use position::BitPos;
