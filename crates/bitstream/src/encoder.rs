@@ -8,9 +8,10 @@
 
 use crate::abbrev::Abbrev;
 use crate::bits::BitWriter;
-use crate::cursor::{
-    AbbrevTarget, BLOCKINFO_BLOCK_ID, BLOCKINFO_CODE_SETBID, BlockInfo, DEFINE_ABBREV, END_BLOCK, ENTER_SUBBLOCK,
-    Entry, FIRST_APPLICATION_ABBREV, UNABBREV_RECORD,
+use crate::blockinfo::BlockInfo;
+use crate::entry::{
+    AbbrevTarget, BLOCKINFO_BLOCK_ID, BLOCKINFO_CODE_SETBID, DEFINE_ABBREV, END_BLOCK, ENTER_SUBBLOCK, Entry,
+    FIRST_APPLICATION_ABBREV, UNABBREV_RECORD,
 };
 use crate::error::{Error, Result};
 use crate::position::BitPos;
