@@ -101,8 +101,8 @@ pub enum Entry<'c, 'a> {
     End(BitPos),
 }
 
-/// The kind of entry [`Cursor::step`](crate::Cursor::step) read; its contents are available through the
-/// cursor's accessors until the next step.
+/// The kind of entry [`Cursor::step`](crate::Cursor::step) read; its contents are available
+/// through the cursor's accessors until the next step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
     /// A block started: see [`Cursor::entered`](crate::Cursor::entered).
