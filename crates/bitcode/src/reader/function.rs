@@ -1,8 +1,10 @@
 //! Function blocks: the basic-block count, constants, instructions and local symbol tables.
 
-use super::module::{MAX_ALIGN_ENCODING, Reader, attach_record, check_local_abbrev, check_width, name_bytes};
-use super::state::{BlockCtx, FnState, Scratch, Stage};
-use super::{Item, Listener, ReadOptions, View};
+use super::abbrevs::{check_local_abbrev, check_width};
+use super::context::{BlockCtx, attach_record};
+use super::fields::{MAX_ALIGN_ENCODING, name_bytes};
+use super::listener::{Item, Listener, View};
+use super::options::ReadOptions;
 use crate::abi::{self, Intrinsic};
 use crate::codes::{block, constants as cc, function as fc, symtab as sc};
 use crate::error::{ReadError, Rule};
@@ -11,6 +13,67 @@ use crate::ir::{
     Module, PoolRange, Pred, SetType, SwitchCase, Ty, TypeDef, ValueId, ValueSpace, decode_sign_rotated,
 };
 use pnacl_bitstream::{BitPos, Cursor, Enter, Entry, Gather, Record};
+
+/// Per-function state: the reference's NumParams, NumFcnConsts, NumBasicBlocks,
+/// NumValuedInsts, ExpectedBasicBlocks and TypeOf for local values.
+pub(crate) struct FnState {
+    /// Index of the function (`EnclosingFcnID`).
+    pub func: u32,
+    /// Its return type.
+    pub ret: Ty,
+    /// Its parameter types.
+    pub params: Vec<Ty>,
+    /// Value numbering.
+    pub space: ValueSpace,
+    /// Absolute index of the first local value (`%p0`): the functions and globals come
+    /// first. Kept apart from `space` because every operand is checked against it.
+    pub first_local: u32,
+    /// The body built so far.
+    pub body: FunctionBody,
+    /// Absolute index of the next instruction value.
+    pub next_value: u32,
+    /// Declared types of forward-referenced values, indexed from `%v0` (`Void` = none).
+    pub forward: Vec<Ty>,
+    /// Highest `%v` index used before its definition, plus one.
+    pub forward_used: u32,
+    /// Basic blocks terminated so far (`NumBasicBlocks`).
+    pub blocks_done: u32,
+    /// `blocks N` has been read.
+    pub declared: bool,
+    /// The constants block has been read.
+    pub constants_done: bool,
+    /// An instruction has been read.
+    pub inst_seen: bool,
+    /// Only phis and declarations so far in the current basic block.
+    pub phi_allowed: bool,
+    /// Upper bound on record count (and so on basic blocks and values): 4 per byte.
+    pub max_records: u64,
+    /// Size of the function block in bytes, for messages.
+    pub block_bytes: u64,
+    /// Layout of the constants block, when recorded.
+    pub constants_layout: Option<crate::ir::BlockLayout>,
+    /// Layout of the symbol-table block, when recorded.
+    pub symtab_layout: Option<crate::ir::BlockLayout>,
+    /// The symbol-table block has been read.
+    pub symtab_done: bool,
+    /// Phi operands used before their definition: (`%v` index, required type, position).
+    pub phi_checks: Vec<(u32, Ty, BitPos)>,
+}
+
+impl FnState {
+    /// Formats a value as the text names it.
+    pub fn name(&self, v: u32) -> String {
+        self.space.kind(ValueId(v)).to_string()
+    }
+}
+
+/// Buffers reused from one function block to the next.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    pub params: Vec<Ty>,
+    pub forward: Vec<Ty>,
+    pub phi_checks: Vec<(u32, Ty, BitPos)>,
+}
 
 /// Read-only module facts a function body needs.
 struct Ctx<'m> {
@@ -924,47 +987,6 @@ impl FnState {
                 return Err(err(p, Rule::Phi, format!("Phi incoming %v{i} has type {actual}, not {ty}")));
             }
         }
-        Ok(())
-    }
-}
-
-impl<L: Listener, G: Gather> Reader<'_, '_, L, G> {
-    /// The checks made on entering a function block, before its body is read: where it is
-    /// in the module, and which defined function it belongs to. Returns that function.
-    pub(crate) fn function_block_start(&mut self, enter: &Enter) -> Result<u32, ReadError> {
-        if self.st.stage < Stage::Globals && !self.st.opts.lenient_structure {
-            return Err(self.st.err(enter.pos, Rule::ModuleOrder, "Function blocks must come after the globals block"));
-        }
-        self.st.check_signatures()?;
-        self.st.stage = Stage::Functions;
-        let Some(&func) = self.st.defined.get(self.st.bodies_read) else {
-            return Err(self.st.err(
-                enter.pos,
-                Rule::FunctionBlocks,
-                "No corresponding defining function address for function block.",
-            ));
-        };
-        self.st.bodies_read += 1;
-        self.check_width(enter)?;
-        if let Some(p) = &mut self.st.m.positions {
-            p.bodies.insert(func, enter.pos);
-        }
-        Ok(func)
-    }
-
-    /// Reads a function block in place.
-    pub(crate) fn function_block(&mut self, enter: Enter) -> Result<(), ReadError> {
-        let func = self.function_block_start(&enter)?;
-        let mut scratch = std::mem::take(&mut self.st.scratch);
-        let env = BodyEnv {
-            m: &self.st.m,
-            intrinsics: &self.st.intrinsics,
-            opts: self.st.opts,
-            record_layout: self.st.layout.is_some(),
-        };
-        let body = read_body(&mut self.c, &env, func, &enter, &mut scratch, self.l)?;
-        self.st.scratch = scratch;
-        self.st.m.functions[func as usize].body = Some(body);
         Ok(())
     }
 }
