@@ -9,6 +9,15 @@
 //! Untrusted counts never drive allocation directly: the bitstream layer bounds record and
 //! array lengths by the data left, and counts the reference declares (types, globals, basic
 //! blocks, forward references) are checked against the size of their block first.
+//!
+//! Modules, top down (each imports only from those below it):
+//! - `module`: the top level and the module block, which hands each block it holds to
+//!   `blockinfo`, `types`, `globals` and `symtab` (the module-level blocks), or to `function`;
+//! - `state`: the module-level state, and the reader that carries it with the cursor;
+//! - `function`: a function block and the blocks nested in it, read without the module-level
+//!   state (so that function blocks can be read in parallel);
+//! - `options`, `listener`, `context` (which block a record is in), `abbrevs` (PNaCl's
+//!   abbreviation rules) and `fields` (fields both levels encode alike).
 
 mod abbrevs;
 mod blockinfo;
