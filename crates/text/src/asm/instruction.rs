@@ -7,6 +7,7 @@ use crate::lexer::Tok;
 use pnacl_bitcode::codes::block;
 use pnacl_bitcode::ir::{BinOp, CastOp, Inst, PoolRange, Pred, SwitchCase, Ty, ValueId};
 
+#[inline]
 fn binop(name: &str) -> Option<(BinOp, bool)> {
     use BinOp::*;
     Some(match name {

@@ -26,6 +26,7 @@ impl Func {
         self.body.local_types.len() as u32 - self.space.params - self.space.consts
     }
 
+    #[inline]
     pub(super) fn type_of(&self, v: u32) -> Option<Ty> {
         let fg = self.space.functions + self.space.globals;
         if v < fg {
