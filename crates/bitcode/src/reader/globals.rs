@@ -3,11 +3,11 @@
 use super::context::BlockCtx;
 use super::fields::MAX_ALIGN_ENCODING;
 use super::listener::{Item, Listener};
-use super::state::{Reader, Stage, State, reject};
+use super::state::{Reader, Stage, State};
 use crate::codes::{block, globals as gc};
 use crate::error::{ReadError, Rule};
 use crate::ir::{Align, BlockLayout, Global, Init, ValueId};
-use pnacl_bitstream::{Enter, Entry, Gather, Record};
+use pnacl_bitstream::{Enter, Gather, Record};
 
 impl<L: Listener, G: Gather> Reader<'_, '_, L, G> {
     pub(super) fn globals_block(&mut self, enter: Enter) -> Result<(), ReadError> {
@@ -31,66 +31,33 @@ impl<L: Listener, G: Gather> Reader<'_, '_, L, G> {
         self.st.blocks.push(BlockCtx::Globals);
         self.listen_enter(&enter);
         let mut layout = self.st.layout.is_some().then(|| BlockLayout::new(enter.abbrev_width));
-        loop {
-            let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
-            let remaining = self.c.remaining_bits();
-            match self.c.next_entry()? {
-                Entry::Record(r) => {
-                    if let Some(l) = &mut layout {
-                        l.items.push(r.abbrev_id as u16);
-                    }
-                    let item = self
-                        .st
-                        .global_record(&r, remaining)
-                        .map_err(|e| reject(self.l, &self.st, e, &r, global_abbrevs, block::GLOBALS))?;
-                    if L::ACTIVE {
-                        let v = self.st.view(global_abbrevs, Some(block::GLOBALS));
-                        self.l.record(&v, &r, item);
-                    }
-                }
-                Entry::Abbrev { pos, .. } => {
-                    let (abbrev, target) = self.c.defined();
-                    let abbrev = abbrev.clone();
-                    self.local_abbrev(&mut layout, pos, abbrev, target)?;
-                }
-                Entry::Enter(e) => {
-                    return Err(self.st.err(
-                        e.pos,
-                        Rule::UnknownBlock,
-                        format!("Don't know how to parse block {}, when in block {}", e.block_id, block::GLOBALS),
-                    ));
-                }
-                Entry::Exit(pos) => {
-                    let expected = self
-                        .st
-                        .expected_globals
-                        .ok_or_else(|| self.st.err(pos, Rule::GlobalsCount, "The globals block has no count record"))?;
-                    if self.st.pending_inits > 0 {
-                        let g = self.st.m.globals.len() - 1;
-                        return Err(self.st.err(
-                            pos,
-                            Rule::GlobalInit,
-                            format!("More initializers for @g{g} expected: {}", self.st.pending_inits),
-                        ));
-                    }
-                    if self.st.m.globals.len() as u64 != expected {
-                        return Err(self.st.err(
-                            pos,
-                            Rule::GlobalsCount,
-                            format!("Expected {expected} globals but found: {}", self.st.m.globals.len()),
-                        ));
-                    }
-                    if let (Some(ml), Some(l)) = (&mut self.st.layout, layout) {
-                        ml.globals = l;
-                    }
-                    self.st.stage = Stage::Globals;
-                    self.listen_exit(pos);
-                    self.st.blocks.pop();
-                    return Ok(());
-                }
-                Entry::End(_) => unreachable!("inside a block"),
-            }
+        let pos = self.leaf_block(block::GLOBALS, &mut layout, |st, r, remaining| st.global_record(r, remaining))?;
+        let expected = self
+            .st
+            .expected_globals
+            .ok_or_else(|| self.st.err(pos, Rule::GlobalsCount, "The globals block has no count record"))?;
+        if self.st.pending_inits > 0 {
+            let g = self.st.m.globals.len() - 1;
+            return Err(self.st.err(
+                pos,
+                Rule::GlobalInit,
+                format!("More initializers for @g{g} expected: {}", self.st.pending_inits),
+            ));
         }
+        if self.st.m.globals.len() as u64 != expected {
+            return Err(self.st.err(
+                pos,
+                Rule::GlobalsCount,
+                format!("Expected {expected} globals but found: {}", self.st.m.globals.len()),
+            ));
+        }
+        if let (Some(ml), Some(l)) = (&mut self.st.layout, layout) {
+            ml.globals = l;
+        }
+        self.st.stage = Stage::Globals;
+        self.listen_exit(pos);
+        self.st.blocks.pop();
+        Ok(())
     }
 }
 

@@ -4,12 +4,12 @@
 use super::abbrevs::{check_local_abbrev, check_width};
 use super::context::{BlockCtx, attach_record};
 use super::function::Scratch;
-use super::listener::{Listener, View};
+use super::listener::{Item, Listener, View};
 use super::options::ReadOptions;
 use crate::abi::Intrinsic;
 use crate::error::{ReadError, Rule};
 use crate::ir::{BlockLayout, Module, ModuleLayout, ValueSpace};
-use pnacl_bitstream::{Abbrev, AbbrevTarget, BitPos, BlockInfo, Cursor, Enter, Gather, Record};
+use pnacl_bitstream::{Abbrev, AbbrevTarget, BitPos, BlockInfo, Cursor, Enter, Entry, Gather, Record};
 
 /// Where the module block is in its required order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -156,6 +156,49 @@ impl<L: Listener, G: Gather> Reader<'_, '_, L, G> {
             self.l.abbrev(&v, pos, &abbrev, target);
         }
         Ok(())
+    }
+
+    /// Reads the records of a module-level block that holds no blocks (types, globals, module
+    /// symbol table), each decoded by `decode`, which is also given the bits left before the
+    /// record (they bound the counts a record declares), up to the block's END_BLOCK, whose
+    /// position it returns.
+    pub(crate) fn leaf_block(
+        &mut self,
+        block_id: u32,
+        layout: &mut Option<BlockLayout>,
+        mut decode: impl FnMut(&mut State, &Record<'_, '_>, u64) -> Result<Item, ReadError>,
+    ) -> Result<BitPos, ReadError> {
+        loop {
+            let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
+            let remaining = self.c.remaining_bits();
+            match self.c.next_entry()? {
+                Entry::Record(r) => {
+                    if let Some(l) = layout {
+                        l.items.push(r.abbrev_id as u16);
+                    }
+                    let item = decode(&mut self.st, &r, remaining)
+                        .map_err(|e| reject(self.l, &self.st, e, &r, global_abbrevs, block_id))?;
+                    if L::ACTIVE {
+                        let v = self.st.view(global_abbrevs, Some(block_id));
+                        self.l.record(&v, &r, item);
+                    }
+                }
+                Entry::Abbrev { pos, .. } => {
+                    let (abbrev, target) = self.c.defined();
+                    let abbrev = abbrev.clone();
+                    self.local_abbrev(layout, pos, abbrev, target)?;
+                }
+                Entry::Enter(e) => {
+                    return Err(self.st.err(
+                        e.pos,
+                        Rule::UnknownBlock,
+                        format!("Don't know how to parse block {}, when in block {block_id}", e.block_id),
+                    ));
+                }
+                Entry::Exit(pos) => return Ok(pos),
+                Entry::End(_) => unreachable!("inside a block"),
+            }
+        }
     }
 
     pub(crate) fn listen_enter(&mut self, e: &Enter) {

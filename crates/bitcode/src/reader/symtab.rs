@@ -4,12 +4,12 @@
 use super::context::BlockCtx;
 use super::fields::name_bytes;
 use super::listener::{Item, Listener};
-use super::state::{Reader, Stage, State, reject};
+use super::state::{Reader, Stage, State};
 use crate::abi;
 use crate::codes::{block, symtab as sc};
 use crate::error::{ReadError, Rule};
 use crate::ir::{BlockLayout, Symbol, ValueId};
-use pnacl_bitstream::{BitPos, Enter, Entry, Gather, Record};
+use pnacl_bitstream::{BitPos, Enter, Gather, Record};
 
 impl<L: Listener, G: Gather> Reader<'_, '_, L, G> {
     pub(super) fn module_symtab_block(&mut self, enter: Enter) -> Result<(), ReadError> {
@@ -39,47 +39,15 @@ impl<L: Listener, G: Gather> Reader<'_, '_, L, G> {
         self.listen_enter(&enter);
         let mut layout = self.st.layout.is_some().then(|| BlockLayout::new(enter.abbrev_width));
         self.st.m.symtab.get_or_insert_with(Vec::new);
-        loop {
-            let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
-            match self.c.next_entry()? {
-                Entry::Record(r) => {
-                    if let Some(l) = &mut layout {
-                        l.items.push(r.abbrev_id as u16);
-                    }
-                    let item = self
-                        .st
-                        .module_symbol(&r)
-                        .map_err(|e| reject(self.l, &self.st, e, &r, global_abbrevs, block::VALUESYMTAB))?;
-                    if L::ACTIVE {
-                        let v = self.st.view(global_abbrevs, Some(block::VALUESYMTAB));
-                        self.l.record(&v, &r, item);
-                    }
-                }
-                Entry::Abbrev { pos, .. } => {
-                    let (abbrev, target) = self.c.defined();
-                    let abbrev = abbrev.clone();
-                    self.local_abbrev(&mut layout, pos, abbrev, target)?;
-                }
-                Entry::Enter(e) => {
-                    return Err(self.st.err(
-                        e.pos,
-                        Rule::UnknownBlock,
-                        format!("Don't know how to parse block {}, when in block {}", e.block_id, block::VALUESYMTAB),
-                    ));
-                }
-                Entry::Exit(pos) => {
-                    if let (Some(ml), Some(l)) = (&mut self.st.layout, layout) {
-                        ml.symtab = Some(l);
-                    }
-                    self.st.stage = Stage::Symtab;
-                    self.st.check_signatures()?;
-                    self.listen_exit(pos);
-                    self.st.blocks.pop();
-                    return Ok(());
-                }
-                Entry::End(_) => unreachable!("inside a block"),
-            }
+        let pos = self.leaf_block(block::VALUESYMTAB, &mut layout, |st, r, _| st.module_symbol(r))?;
+        if let (Some(ml), Some(l)) = (&mut self.st.layout, layout) {
+            ml.symtab = Some(l);
         }
+        self.st.stage = Stage::Symtab;
+        self.st.check_signatures()?;
+        self.listen_exit(pos);
+        self.st.blocks.pop();
+        Ok(())
     }
 }
 

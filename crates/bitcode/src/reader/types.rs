@@ -2,11 +2,11 @@
 
 use super::context::BlockCtx;
 use super::listener::{Item, Listener};
-use super::state::{Reader, Stage, State, reject};
+use super::state::{Reader, Stage, State};
 use crate::codes::{block, types as tc};
 use crate::error::{ReadError, Rule};
 use crate::ir::{BlockLayout, Signature, Ty, TypeDef};
-use pnacl_bitstream::{Enter, Entry, Gather, Record};
+use pnacl_bitstream::{Enter, Gather, Record};
 use std::collections::HashSet;
 
 impl<L: Listener, G: Gather> Reader<'_, '_, L, G> {
@@ -25,58 +25,26 @@ impl<L: Listener, G: Gather> Reader<'_, '_, L, G> {
         self.listen_enter(&enter);
         let mut layout = self.st.layout.is_some().then(|| BlockLayout::new(enter.abbrev_width));
         let mut seen = HashSet::new();
-        loop {
-            let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
-            let remaining = self.c.remaining_bits();
-            match self.c.next_entry()? {
-                Entry::Record(r) => {
-                    if let Some(l) = &mut layout {
-                        l.items.push(r.abbrev_id as u16);
-                    }
-                    let item = self
-                        .st
-                        .type_record(&r, remaining, &mut seen)
-                        .map_err(|e| reject(self.l, &self.st, e, &r, global_abbrevs, block::TYPES))?;
-                    if L::ACTIVE {
-                        let v = self.st.view(global_abbrevs, Some(block::TYPES));
-                        self.l.record(&v, &r, item);
-                    }
-                }
-                Entry::Abbrev { pos, .. } => {
-                    let (abbrev, target) = self.c.defined();
-                    let abbrev = abbrev.clone();
-                    self.local_abbrev(&mut layout, pos, abbrev, target)?;
-                }
-                Entry::Enter(e) => {
-                    return Err(self.st.err(
-                        e.pos,
-                        Rule::UnknownBlock,
-                        format!("Don't know how to parse block {}, when in block {}", e.block_id, block::TYPES),
-                    ));
-                }
-                Entry::Exit(pos) => {
-                    let expected = self
-                        .st
-                        .expected_types
-                        .ok_or_else(|| self.st.err(pos, Rule::TypesCount, "The types block has no count record"))?;
-                    if self.st.m.types.len() as u64 != expected {
-                        return Err(self.st.err(
-                            pos,
-                            Rule::TypesCount,
-                            format!("Expected {expected} types but found: {}", self.st.m.types.len()),
-                        ));
-                    }
-                    if let (Some(ml), Some(l)) = (&mut self.st.layout, layout) {
-                        ml.types = l;
-                    }
-                    self.st.stage = Stage::Types;
-                    self.listen_exit(pos);
-                    self.st.blocks.pop();
-                    return Ok(());
-                }
-                Entry::End(_) => unreachable!("inside a block"),
-            }
+        let pos =
+            self.leaf_block(block::TYPES, &mut layout, |st, r, remaining| st.type_record(r, remaining, &mut seen))?;
+        let expected = self
+            .st
+            .expected_types
+            .ok_or_else(|| self.st.err(pos, Rule::TypesCount, "The types block has no count record"))?;
+        if self.st.m.types.len() as u64 != expected {
+            return Err(self.st.err(
+                pos,
+                Rule::TypesCount,
+                format!("Expected {expected} types but found: {}", self.st.m.types.len()),
+            ));
         }
+        if let (Some(ml), Some(l)) = (&mut self.st.layout, layout) {
+            ml.types = l;
+        }
+        self.st.stage = Stage::Types;
+        self.listen_exit(pos);
+        self.st.blocks.pop();
+        Ok(())
     }
 }
 

@@ -67,12 +67,10 @@ impl<'s> Asm<'s> {
         };
         loop {
             let item_at = self.at();
+            if self.close_brace(item_at)? {
+                break;
+            }
             match self.peek()? {
-                Tok::Punct(b'}') => {
-                    self.next()?;
-                    self.offsets.push(item_at);
-                    break;
-                }
                 Tok::Local(b'a', _) => {
                     let mut l = std::mem::take(&mut f.layout);
                     self.local_abbrev(block::FUNCTION, &mut l)?;
@@ -121,21 +119,15 @@ impl<'s> Asm<'s> {
     }
 
     pub(super) fn constants(&mut self, f: &mut Func) -> R<()> {
-        let at = self.at();
-        self.kw("constants")?;
-        self.punct(b'{')?;
-        let stated = self.explicit_width()?;
-        self.offsets.push(at);
+        let (at, stated) = self.open_block("constants")?;
         let mut layout = BlockLayout::default();
         let mut current: Option<Ty> = None;
         loop {
             let item_at = self.at();
+            if self.close_brace(item_at)? {
+                break;
+            }
             match self.peek()? {
-                Tok::Punct(b'}') => {
-                    self.next()?;
-                    self.offsets.push(item_at);
-                    break;
-                }
                 Tok::Local(b'a', _) => self.local_abbrev(block::CONSTANTS, &mut layout)?,
                 Tok::Local(b'c', n) => {
                     self.next()?;
@@ -217,21 +209,15 @@ impl<'s> Asm<'s> {
     }
 
     pub(super) fn function_symtab(&mut self, f: &mut Func) -> R<()> {
-        let at = self.at();
-        self.kw("valuesymtab")?;
-        self.punct(b'{')?;
-        let stated = self.explicit_width()?;
-        self.offsets.push(at);
+        let (at, stated) = self.open_block("valuesymtab")?;
         let mut layout = BlockLayout::default();
         let mut entries = f.body.symtab.take().unwrap_or_default();
         loop {
             let item_at = self.at();
+            if self.close_brace(item_at)? {
+                break;
+            }
             match self.peek()? {
-                Tok::Punct(b'}') => {
-                    self.next()?;
-                    self.offsets.push(item_at);
-                    break;
-                }
                 Tok::Local(b'a', _) => self.local_abbrev(block::VALUESYMTAB, &mut layout)?,
                 _ => {
                     let target = match self.next()? {

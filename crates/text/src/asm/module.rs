@@ -26,20 +26,14 @@ fn block_id_of(name: &str) -> Option<u32> {
 
 impl<'s> Asm<'s> {
     pub(super) fn module(&mut self) -> R<()> {
-        let at = self.at();
-        self.kw("module")?;
-        self.punct(b'{')?;
-        let stated = self.explicit_width()?;
-        self.offsets.push(at);
+        let (at, stated) = self.open_block("module")?;
         let mut layout = BlockLayout::default();
         loop {
             let item_at = self.at();
+            if self.close_brace(item_at)? {
+                break;
+            }
             match self.peek()? {
-                Tok::Punct(b'}') => {
-                    self.next()?;
-                    self.offsets.push(item_at);
-                    break;
-                }
                 Tok::Ident("version") => {
                     self.next()?;
                     self.m.version = self.uint()?;
@@ -84,11 +78,7 @@ impl<'s> Asm<'s> {
     }
 
     pub(super) fn blockinfo(&mut self) -> R<()> {
-        let at = self.at();
-        self.kw("abbreviations")?;
-        self.punct(b'{')?;
-        let stated = self.explicit_width()?;
-        self.offsets.push(at);
+        let (at, stated) = self.open_block("abbreviations")?;
         let mut items = Vec::new();
         let mut current: Option<u32> = None;
         loop {
@@ -132,21 +122,15 @@ impl<'s> Asm<'s> {
     }
 
     pub(super) fn types(&mut self) -> R<()> {
-        let at = self.at();
-        self.kw("types")?;
-        self.punct(b'{')?;
-        let stated = self.explicit_width()?;
-        self.offsets.push(at);
+        let (at, stated) = self.open_block("types")?;
         let mut layout = BlockLayout::default();
         let mut count = None;
         loop {
             let item_at = self.at();
+            if self.close_brace(item_at)? {
+                break;
+            }
             match self.peek()? {
-                Tok::Punct(b'}') => {
-                    self.next()?;
-                    self.offsets.push(item_at);
-                    break;
-                }
                 Tok::Local(b'a', _) => self.local_abbrev(block::TYPES, &mut layout)?,
                 Tok::Ident("count") => {
                     self.next()?;
@@ -204,11 +188,7 @@ impl<'s> Asm<'s> {
     }
 
     pub(super) fn globals(&mut self) -> R<()> {
-        let at = self.at();
-        self.kw("globals")?;
-        self.punct(b'{')?;
-        let stated = self.explicit_width()?;
-        self.offsets.push(at);
+        let (at, stated) = self.open_block("globals")?;
         let mut layout = BlockLayout::default();
         // Initializers still expected by the current global, and whether in a compound.
         let mut pending = 0u64;
@@ -367,21 +347,15 @@ impl<'s> Asm<'s> {
     }
 
     pub(super) fn module_symtab(&mut self) -> R<()> {
-        let at = self.at();
-        self.kw("valuesymtab")?;
-        self.punct(b'{')?;
-        let stated = self.explicit_width()?;
-        self.offsets.push(at);
+        let (at, stated) = self.open_block("valuesymtab")?;
         let mut layout = BlockLayout::default();
         let mut entries = Vec::new();
         loop {
             let item_at = self.at();
+            if self.close_brace(item_at)? {
+                break;
+            }
             match self.peek()? {
-                Tok::Punct(b'}') => {
-                    self.next()?;
-                    self.offsets.push(item_at);
-                    break;
-                }
                 Tok::Local(b'a', _) => self.local_abbrev(block::VALUESYMTAB, &mut layout)?,
                 Tok::Global(k @ (b'f' | b'g'), n) => {
                     self.next()?;
