@@ -67,10 +67,12 @@ impl<'s> Asm<'s> {
         };
         loop {
             let item_at = self.at();
-            if self.close_brace(item_at)? {
-                break;
-            }
             match self.peek()? {
+                Tok::Punct(b'}') => {
+                    self.next()?;
+                    self.offsets.push(item_at);
+                    break;
+                }
                 Tok::Local(b'a', _) => {
                     let mut l = std::mem::take(&mut f.layout);
                     self.local_abbrev(block::FUNCTION, &mut l)?;
@@ -124,10 +126,12 @@ impl<'s> Asm<'s> {
         let mut current: Option<Ty> = None;
         loop {
             let item_at = self.at();
-            if self.close_brace(item_at)? {
-                break;
-            }
             match self.peek()? {
+                Tok::Punct(b'}') => {
+                    self.next()?;
+                    self.offsets.push(item_at);
+                    break;
+                }
                 Tok::Local(b'a', _) => self.local_abbrev(block::CONSTANTS, &mut layout)?,
                 Tok::Local(b'c', n) => {
                     self.next()?;
@@ -214,10 +218,12 @@ impl<'s> Asm<'s> {
         let mut entries = f.body.symtab.take().unwrap_or_default();
         loop {
             let item_at = self.at();
-            if self.close_brace(item_at)? {
-                break;
-            }
             match self.peek()? {
+                Tok::Punct(b'}') => {
+                    self.next()?;
+                    self.offsets.push(item_at);
+                    break;
+                }
                 Tok::Local(b'a', _) => self.local_abbrev(block::VALUESYMTAB, &mut layout)?,
                 _ => {
                     let target = match self.next()? {

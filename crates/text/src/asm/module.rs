@@ -30,10 +30,12 @@ impl<'s> Asm<'s> {
         let mut layout = BlockLayout::default();
         loop {
             let item_at = self.at();
-            if self.close_brace(item_at)? {
-                break;
-            }
             match self.peek()? {
+                Tok::Punct(b'}') => {
+                    self.next()?;
+                    self.offsets.push(item_at);
+                    break;
+                }
                 Tok::Ident("version") => {
                     self.next()?;
                     self.m.version = self.uint()?;
@@ -127,10 +129,12 @@ impl<'s> Asm<'s> {
         let mut count = None;
         loop {
             let item_at = self.at();
-            if self.close_brace(item_at)? {
-                break;
-            }
             match self.peek()? {
+                Tok::Punct(b'}') => {
+                    self.next()?;
+                    self.offsets.push(item_at);
+                    break;
+                }
                 Tok::Local(b'a', _) => self.local_abbrev(block::TYPES, &mut layout)?,
                 Tok::Ident("count") => {
                     self.next()?;
@@ -352,10 +356,12 @@ impl<'s> Asm<'s> {
         let mut entries = Vec::new();
         loop {
             let item_at = self.at();
-            if self.close_brace(item_at)? {
-                break;
-            }
             match self.peek()? {
+                Tok::Punct(b'}') => {
+                    self.next()?;
+                    self.offsets.push(item_at);
+                    break;
+                }
                 Tok::Local(b'a', _) => self.local_abbrev(block::VALUESYMTAB, &mut layout)?,
                 Tok::Global(k @ (b'f' | b'g'), n) => {
                     self.next()?;

@@ -282,17 +282,6 @@ impl<'s> Asm<'s> {
         Ok((at, stated))
     }
 
-    /// If the next token is the `}` that closes a block (at `at`), reads it and notes it as
-    /// the block's exit entry.
-    pub(super) fn close_brace(&mut self, at: usize) -> R<bool> {
-        if self.peek()? != Tok::Punct(b'}') {
-            return Ok(false);
-        }
-        self.next()?;
-        self.offsets.push(at);
-        Ok(true)
-    }
-
     /// The width a listing's enter record gives the block opened at `at`.
     pub(super) fn listed_width(&self, at: usize) -> Option<u32> {
         let r = self.src.record_at(at)?;
