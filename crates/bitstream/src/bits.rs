@@ -5,9 +5,7 @@
 //! movable limit, so a block can be confined to the length its header declares.
 
 use crate::error::{Error, Result};
-use crate::gather::Gather;
 use crate::position::BitPos;
-use crate::window::Vbr6Fields;
 
 /// A cursor over the bits of a byte slice.
 ///
@@ -181,36 +179,6 @@ impl<'a> BitReader<'a> {
             }
         }
         self.read_vbr_slow(width)
-    }
-
-    /// Reads `count` VBR6 values into `out`: the operands of an unabbreviated record too
-    /// long for one window. They are decoded a window at a time; a value that does not fit
-    /// in a window, or runs past the limit, is read by [`BitReader::read_vbr`], which also
-    /// reports any error.
-    pub(crate) fn read_vbr6_values<G: Gather>(&mut self, count: u64, out: &mut Vec<u64>) -> Result<()> {
-        let mut left = count;
-        while left > 0 {
-            let mut decoded = 0;
-            if let Some((window, avail)) = self.peek_window() {
-                let mut fields = Vbr6Fields::new(window, avail);
-                while decoded < left
-                    && let Some(v) = fields.next_field::<G>()
-                {
-                    out.push(v);
-                    decoded += 1;
-                }
-                if decoded > 0 && !self.try_consume(fields.used()) {
-                    out.truncate(out.len() - decoded as usize);
-                    decoded = 0;
-                }
-            }
-            if decoded == 0 {
-                out.push(self.read_vbr(6)?);
-                decoded = 1;
-            }
-            left -= decoded;
-        }
-        Ok(())
     }
 
     #[cold]

@@ -10,6 +10,12 @@
 
 use crate::abbrev::Abbrev;
 use crate::bits::{BitReader, window_at};
+use crate::blockinfo::{AbbrevSet, BlockInfo};
+use crate::entry::{
+    AbbrevTarget, BLOCKINFO_BLOCK_ID, BLOCKINFO_CODE_BLOCKNAME, BLOCKINFO_CODE_SETBID, BLOCKINFO_CODE_SETRECORDNAME,
+    DEFINE_ABBREV, END_BLOCK, ENTER_SUBBLOCK, Enter, Entry, FIRST_APPLICATION_ABBREV, MAX_ABBREV_WIDTH, MAX_DEPTH,
+    Record, Step, UNABBREV_RECORD,
+};
 use crate::error::{Error, Result};
 use crate::gather::{Gather, ShiftGather};
 use crate::position::BitPos;
@@ -18,177 +24,6 @@ use std::any::type_name;
 use std::marker::PhantomData;
 use std::ops::Range;
 use std::sync::Arc;
-
-/// Abbreviation id of `END_BLOCK`.
-pub const END_BLOCK: u32 = 0;
-/// Abbreviation id of `ENTER_SUBBLOCK`.
-pub const ENTER_SUBBLOCK: u32 = 1;
-/// Abbreviation id of `DEFINE_ABBREV`.
-pub const DEFINE_ABBREV: u32 = 2;
-/// Abbreviation id of `UNABBREV_RECORD`.
-pub const UNABBREV_RECORD: u32 = 3;
-/// First application-defined abbreviation id.
-pub const FIRST_APPLICATION_ABBREV: u32 = 4;
-/// Block id of the BLOCKINFO block.
-pub const BLOCKINFO_BLOCK_ID: u32 = 0;
-/// BLOCKINFO record: select the block id later records describe.
-pub const BLOCKINFO_CODE_SETBID: u64 = 1;
-/// BLOCKINFO record: name of the selected block.
-pub const BLOCKINFO_CODE_BLOCKNAME: u64 = 2;
-/// BLOCKINFO record: name of a record code in the selected block.
-pub const BLOCKINFO_CODE_SETRECORDNAME: u64 = 3;
-
-/// Deepest block nesting accepted. Real files nest three or four levels.
-pub const MAX_DEPTH: usize = 256;
-/// Widest abbreviation id accepted by the generic reader.
-pub const MAX_ABBREV_WIDTH: u32 = 32;
-
-/// Abbreviations in scope in a block (abbreviation id = index + 4), each with its plan for
-/// decoding from one window. The plans are kept beside the abbreviations, inline, so that
-/// the record loop reaches a record's plan with one load from its abbreviation id.
-#[derive(Clone, Debug, Default)]
-struct AbbrevSet {
-    abbrevs: Vec<Arc<Abbrev>>,
-    plans: Vec<Option<Packed>>,
-}
-
-impl AbbrevSet {
-    fn push(&mut self, abbrev: Arc<Abbrev>) -> usize {
-        self.plans.push(abbrev.packed());
-        self.abbrevs.push(abbrev);
-        self.abbrevs.len() - 1
-    }
-}
-
-/// Global abbreviations and names gathered from BLOCKINFO blocks.
-#[derive(Clone, Debug, Default)]
-pub struct BlockInfo {
-    /// `(block id, abbreviations)`, in the order block ids were first described. Each set
-    /// is shared with the blocks that entered while it had its current contents.
-    abbrevs: Vec<(u32, Arc<AbbrevSet>)>,
-    /// `(block id, name)` from BLOCKNAME records.
-    pub block_names: Vec<(u32, Vec<u8>)>,
-    /// `(block id, record code, name)` from SETRECORDNAME records.
-    pub record_names: Vec<(u32, u64, Vec<u8>)>,
-}
-
-impl BlockInfo {
-    /// The global abbreviations defined so far for `block_id`.
-    pub fn abbrevs(&self, block_id: u32) -> &[Arc<Abbrev>] {
-        self.abbrevs.iter().find(|(id, _)| *id == block_id).map(|(_, v)| v.abbrevs.as_slice()).unwrap_or(&[])
-    }
-
-    /// A shared snapshot of the global abbreviations for `block_id`.
-    fn snapshot(&self, block_id: u32) -> Arc<AbbrevSet> {
-        self.abbrevs.iter().find(|(id, _)| *id == block_id).map(|(_, v)| v.clone()).unwrap_or_default()
-    }
-
-    /// Adds a global abbreviation for `block_id`; returns its index among that block's globals.
-    pub fn push(&mut self, block_id: u32, abbrev: Arc<Abbrev>) -> usize {
-        match self.abbrevs.iter_mut().find(|(id, _)| *id == block_id) {
-            Some((_, v)) => Arc::make_mut(v).push(abbrev),
-            None => {
-                let mut set = AbbrevSet::default();
-                set.push(abbrev);
-                self.abbrevs.push((block_id, Arc::new(set)));
-                0
-            }
-        }
-    }
-
-    /// Block ids with global abbreviations, in first-described order.
-    pub fn block_ids(&self) -> impl Iterator<Item = u32> + '_ {
-        self.abbrevs.iter().map(|(id, _)| *id)
-    }
-}
-
-/// An `ENTER_SUBBLOCK` entry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Enter {
-    /// Position of the abbreviation id that starts the entry.
-    pub pos: BitPos,
-    /// The block id.
-    pub block_id: u32,
-    /// Width, in bits, of abbreviation ids inside the block.
-    pub abbrev_width: u32,
-    /// Length of the block body in 32-bit words, as declared.
-    pub length_words: u32,
-    /// Position of the first bit of the block body (after the length word).
-    pub body: BitPos,
-    /// Position just past the block (after its END_BLOCK and alignment).
-    pub end: BitPos,
-}
-
-/// Where a newly defined abbreviation goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AbbrevTarget {
-    /// A local abbreviation of the current block: its abbreviation id.
-    Local {
-        /// The abbreviation id records use to select it.
-        abbrev_id: u32,
-    },
-    /// A global abbreviation defined inside BLOCKINFO for `block_id`: its index among that
-    /// block id's globals (abbreviation id = index + 4).
-    Global {
-        /// The block id the abbreviation is for.
-        block_id: u32,
-        /// Its index among that block id's global abbreviations.
-        index: u32,
-    },
-}
-
-/// A data record.
-#[derive(Clone, Copy, Debug)]
-pub struct Record<'c, 'a> {
-    /// Position of the abbreviation id that starts the record.
-    pub pos: BitPos,
-    /// The abbreviation id used: 3 for unabbreviated, 4 or more for an abbreviation.
-    pub abbrev_id: u32,
-    /// The record code.
-    pub code: u64,
-    /// The operands after the code.
-    pub ops: &'c [u64],
-    /// Blob bytes, if the abbreviation has a blob operand.
-    pub blob: Option<&'a [u8]>,
-}
-
-/// One item of the stream.
-#[derive(Debug)]
-pub enum Entry<'c, 'a> {
-    /// A block starts.
-    Enter(Enter),
-    /// The current block ends (at `pos`).
-    Exit(BitPos),
-    /// An abbreviation is defined.
-    Abbrev {
-        /// Position of the `DEFINE_ABBREV` id.
-        pos: BitPos,
-        /// The abbreviation.
-        abbrev: &'c Arc<Abbrev>,
-        /// Where it was added.
-        target: AbbrevTarget,
-    },
-    /// A data record.
-    Record(Record<'c, 'a>),
-    /// No more data at the top level.
-    End(BitPos),
-}
-
-/// The kind of entry [`Cursor::step`] read; its contents are available through the
-/// cursor's accessors until the next step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
-    /// A block started: see [`Cursor::entered`].
-    Enter,
-    /// The current block ended.
-    Exit,
-    /// An abbreviation was defined: see [`Cursor::defined`].
-    Abbrev,
-    /// A record was read: see [`Cursor::record`].
-    Record,
-    /// No more data at the top level.
-    End,
-}
 
 /// Where the operands of the last record are in the [`Cursor`].
 #[derive(Clone, Copy, Debug)]
@@ -764,9 +599,9 @@ fn unabbrev_window<G: Gather>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::abbrev::Op;
     use crate::encoder::StreamWriter;
     use crate::gather::PextGather;
+    use crate::op::Op;
     use crate::window::tests::Rng;
 
     /// Everything a walk of `data` reads, errors included, in order, and how many records

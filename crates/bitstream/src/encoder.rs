@@ -8,9 +8,10 @@
 
 use crate::abbrev::Abbrev;
 use crate::bits::BitWriter;
-use crate::cursor::{
-    AbbrevTarget, BLOCKINFO_BLOCK_ID, BLOCKINFO_CODE_SETBID, BlockInfo, DEFINE_ABBREV, END_BLOCK, ENTER_SUBBLOCK,
-    Entry, FIRST_APPLICATION_ABBREV, UNABBREV_RECORD,
+use crate::blockinfo::BlockInfo;
+use crate::entry::{
+    AbbrevTarget, BLOCKINFO_BLOCK_ID, BLOCKINFO_CODE_SETBID, DEFINE_ABBREV, END_BLOCK, ENTER_SUBBLOCK, Entry,
+    FIRST_APPLICATION_ABBREV, UNABBREV_RECORD,
 };
 use crate::error::{Error, Result};
 use crate::position::BitPos;
@@ -227,8 +228,8 @@ impl StreamWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::abbrev::Op;
     use crate::cursor::Cursor;
+    use crate::op::Op;
 
     #[test]
     fn writes_what_the_cursor_reads() {

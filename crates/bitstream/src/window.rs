@@ -14,8 +14,10 @@
 //!
 //! [`BitReader::peek_window`]: crate::bits::BitReader::peek_window
 
-use crate::abbrev::{Op, decode_char6};
+use crate::bits::BitReader;
+use crate::error::Result;
 use crate::gather::{Gather, continuation_bits};
+use crate::op::{Op, decode_char6};
 
 /// The fewest valid bits [`crate::bits::BitReader::peek_window`] ever returns.
 const MIN_WINDOW_BITS: u32 = 57;
@@ -66,6 +68,41 @@ impl Vbr6Fields {
     #[inline(always)]
     pub(crate) fn used(&self) -> u32 {
         self.used
+    }
+}
+
+/// The operands of an unabbreviated record too long for one window, read a window at a time
+/// (used by the cursor's field-by-field path; a method of [`BitReader`] so that path reads
+/// as the other field reads).
+impl BitReader<'_> {
+    /// Reads `count` VBR6 values into `out`: the operands of an unabbreviated record too
+    /// long for one window. They are decoded a window at a time; a value that does not fit
+    /// in a window, or runs past the limit, is read by [`BitReader::read_vbr`], which also
+    /// reports any error.
+    pub(crate) fn read_vbr6_values<G: Gather>(&mut self, count: u64, out: &mut Vec<u64>) -> Result<()> {
+        let mut left = count;
+        while left > 0 {
+            let mut decoded = 0;
+            if let Some((window, avail)) = self.peek_window() {
+                let mut fields = Vbr6Fields::new(window, avail);
+                while decoded < left
+                    && let Some(v) = fields.next_field::<G>()
+                {
+                    out.push(v);
+                    decoded += 1;
+                }
+                if decoded > 0 && !self.try_consume(fields.used()) {
+                    out.truncate(out.len() - decoded as usize);
+                    decoded = 0;
+                }
+            }
+            if decoded == 0 {
+                out.push(self.read_vbr(6)?);
+                decoded = 1;
+            }
+            left -= decoded;
+        }
+        Ok(())
     }
 }
 

@@ -1,54 +1,15 @@
-//! The reference's global state, as the reader keeps it.
+//! The reference's global state, as the reader keeps it, and the reader of the module level
+//! that carries it with its cursor and listener.
 
-use super::{ReadOptions, View};
+use super::abbrevs::{check_local_abbrev, check_width};
+use super::context::{BlockCtx, attach_record};
+use super::function::Scratch;
+use super::listener::{Item, Listener, View};
+use super::options::ReadOptions;
 use crate::abi::Intrinsic;
-use crate::codes::block;
 use crate::error::{ReadError, Rule};
-use crate::ir::{FunctionBody, Module, ModuleLayout, Ty, ValueId, ValueSpace};
-use pnacl_bitstream::BitPos;
-
-/// A block being read, for error messages.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum BlockCtx {
-    Module,
-    Abbreviations,
-    Types,
-    Globals,
-    ModuleSymtab,
-    Function(u32),
-    Constants(u32),
-    FunctionSymtab(u32),
-}
-
-impl BlockCtx {
-    /// The id of the block.
-    pub fn block_id(self) -> u32 {
-        match self {
-            BlockCtx::Module => block::MODULE,
-            BlockCtx::Abbreviations => block::BLOCKINFO,
-            BlockCtx::Types => block::TYPES,
-            BlockCtx::Globals => block::GLOBALS,
-            BlockCtx::ModuleSymtab | BlockCtx::FunctionSymtab(_) => block::VALUESYMTAB,
-            BlockCtx::Function(_) => block::FUNCTION,
-            BlockCtx::Constants(_) => block::CONSTANTS,
-        }
-    }
-}
-
-impl std::fmt::Display for BlockCtx {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            BlockCtx::Module => f.write_str("module block"),
-            BlockCtx::Abbreviations => f.write_str("abbreviations block"),
-            BlockCtx::Types => f.write_str("types block"),
-            BlockCtx::Globals => f.write_str("globals block"),
-            BlockCtx::ModuleSymtab => f.write_str("module symbol table"),
-            BlockCtx::Function(n) => write!(f, "function block of @f{n}"),
-            BlockCtx::Constants(n) => write!(f, "constants block of @f{n}"),
-            BlockCtx::FunctionSymtab(n) => write!(f, "symbol table of @f{n}"),
-        }
-    }
-}
+use crate::ir::{BlockLayout, Module, ModuleLayout, ValueSpace};
+use pnacl_bitstream::{Abbrev, AbbrevTarget, BitPos, BlockInfo, Cursor, Enter, Entry, Gather, Record};
 
 /// Where the module block is in its required order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -65,67 +26,6 @@ pub(crate) enum Stage {
     Symtab,
     /// Function blocks are being read.
     Functions,
-}
-
-/// Per-function state: the reference's NumParams, NumFcnConsts, NumBasicBlocks,
-/// NumValuedInsts, ExpectedBasicBlocks and TypeOf for local values.
-pub(crate) struct FnState {
-    /// Index of the function (`EnclosingFcnID`).
-    pub func: u32,
-    /// Its return type.
-    pub ret: Ty,
-    /// Its parameter types.
-    pub params: Vec<Ty>,
-    /// Value numbering.
-    pub space: ValueSpace,
-    /// Absolute index of the first local value (`%p0`): the functions and globals come
-    /// first. Kept apart from `space` because every operand is checked against it.
-    pub first_local: u32,
-    /// The body built so far.
-    pub body: FunctionBody,
-    /// Absolute index of the next instruction value.
-    pub next_value: u32,
-    /// Declared types of forward-referenced values, indexed from `%v0` (`Void` = none).
-    pub forward: Vec<Ty>,
-    /// Highest `%v` index used before its definition, plus one.
-    pub forward_used: u32,
-    /// Basic blocks terminated so far (`NumBasicBlocks`).
-    pub blocks_done: u32,
-    /// `blocks N` has been read.
-    pub declared: bool,
-    /// The constants block has been read.
-    pub constants_done: bool,
-    /// An instruction has been read.
-    pub inst_seen: bool,
-    /// Only phis and declarations so far in the current basic block.
-    pub phi_allowed: bool,
-    /// Upper bound on record count (and so on basic blocks and values): 4 per byte.
-    pub max_records: u64,
-    /// Size of the function block in bytes, for messages.
-    pub block_bytes: u64,
-    /// Layout of the constants block, when recorded.
-    pub constants_layout: Option<crate::ir::BlockLayout>,
-    /// Layout of the symbol-table block, when recorded.
-    pub symtab_layout: Option<crate::ir::BlockLayout>,
-    /// The symbol-table block has been read.
-    pub symtab_done: bool,
-    /// Phi operands used before their definition: (`%v` index, required type, position).
-    pub phi_checks: Vec<(u32, Ty, BitPos)>,
-}
-
-impl FnState {
-    /// Formats a value as the text names it.
-    pub fn name(&self, v: u32) -> String {
-        self.space.kind(ValueId(v)).to_string()
-    }
-}
-
-/// Buffers reused from one function block to the next.
-#[derive(Default)]
-pub(crate) struct Scratch {
-    pub params: Vec<Ty>,
-    pub forward: Vec<Ty>,
-    pub phi_checks: Vec<(u32, Ty, BitPos)>,
 }
 
 /// Everything the reader knows besides the cursor and the listener.
@@ -154,8 +54,6 @@ pub(crate) struct State {
     pub bodies_read: usize,
     /// The intrinsic each function is, by its symbol-table name.
     pub intrinsics: Vec<Option<&'static Intrinsic>>,
-    /// The function being read.
-    pub f: Option<FnState>,
     /// The blocks open, for error context.
     pub blocks: Vec<BlockCtx>,
     /// Position of each function address record.
@@ -183,7 +81,6 @@ impl State {
             defined: Vec::new(),
             bodies_read: 0,
             intrinsics: Vec::new(),
-            f: None,
             blocks: Vec::new(),
             fn_positions: Vec::new(),
             signatures_checked: false,
@@ -192,30 +89,20 @@ impl State {
         }
     }
 
-    /// A view for listeners.
+    /// A view for listeners (of the module level: function bodies have views of their own).
     pub fn view(&self, global_abbrevs: usize, block_id: Option<u32>) -> View<'_> {
-        match &self.f {
-            Some(f) => View {
-                module: &self.m,
-                function: Some(f.func),
-                body: Some(&f.body),
-                space: f.space,
-                global_abbrevs,
-                block_id,
+        View {
+            module: &self.m,
+            function: None,
+            body: None,
+            space: ValueSpace {
+                functions: self.m.functions.len() as u32,
+                globals: self.m.globals.len() as u32,
+                params: 0,
+                consts: 0,
             },
-            None => View {
-                module: &self.m,
-                function: None,
-                body: None,
-                space: ValueSpace {
-                    functions: self.m.functions.len() as u32,
-                    globals: self.m.globals.len() as u32,
-                    params: 0,
-                    consts: 0,
-                },
-                global_abbrevs,
-                block_id,
-            },
+            global_abbrevs,
+            block_id,
         }
     }
 
@@ -231,4 +118,122 @@ impl State {
         debug_assert!(rule.is_abi());
         if self.opts.defer_abi { Ok(()) } else { Err(self.err(pos, rule, message())) }
     }
+}
+
+/// The reader of the module level: the cursor, the state and the listener.
+pub(crate) struct Reader<'a, 'l, L: Listener, G: Gather> {
+    pub c: Cursor<'a, G>,
+    pub st: State,
+    pub l: &'l mut L,
+    /// Set when function blocks are to be read later, in parallel.
+    pub deferred: Option<Deferred>,
+}
+
+/// Function blocks left for [`read_parallel_file`](super::module::read_parallel_file): the
+/// blockinfo they see, and each block's function and entry.
+pub(crate) struct Deferred {
+    pub blockinfo: Option<BlockInfo>,
+    pub blocks: Vec<(u32, Enter)>,
+}
+
+impl<L: Listener, G: Gather> Reader<'_, '_, L, G> {
+    /// Checks a block's abbreviation-id width after entering it.
+    pub(crate) fn check_width(&self, e: &Enter) -> Result<(), ReadError> {
+        check_width(&self.c, e)
+    }
+
+    /// Handles a local abbreviation definition in the current block.
+    pub(crate) fn local_abbrev(
+        &mut self,
+        layout: &mut Option<BlockLayout>,
+        pos: BitPos,
+        abbrev: std::sync::Arc<Abbrev>,
+        target: AbbrevTarget,
+    ) -> Result<(), ReadError> {
+        check_local_abbrev(&self.c, layout, pos, &abbrev)?;
+        if L::ACTIVE {
+            let v = self.st.view(self.c.num_global_abbrevs(), self.c.block_id());
+            self.l.abbrev(&v, pos, &abbrev, target);
+        }
+        Ok(())
+    }
+
+    /// Reads the records of a module-level block that holds no blocks (types, globals, module
+    /// symbol table), each decoded by `decode`, which is also given the bits left before the
+    /// record (they bound the counts a record declares), up to the block's END_BLOCK, whose
+    /// position it returns.
+    pub(crate) fn leaf_block(
+        &mut self,
+        block_id: u32,
+        layout: &mut Option<BlockLayout>,
+        mut decode: impl FnMut(&mut State, &Record<'_, '_>, u64) -> Result<Item, ReadError>,
+    ) -> Result<BitPos, ReadError> {
+        loop {
+            let global_abbrevs = if L::ACTIVE { self.c.num_global_abbrevs() } else { 0 };
+            let remaining = self.c.remaining_bits();
+            match self.c.next_entry()? {
+                Entry::Record(r) => {
+                    if let Some(l) = layout {
+                        l.items.push(r.abbrev_id as u16);
+                    }
+                    let item = decode(&mut self.st, &r, remaining)
+                        .map_err(|e| reject(self.l, &self.st, e, &r, global_abbrevs, block_id))?;
+                    if L::ACTIVE {
+                        let v = self.st.view(global_abbrevs, Some(block_id));
+                        self.l.record(&v, &r, item);
+                    }
+                }
+                Entry::Abbrev { pos, .. } => {
+                    let (abbrev, target) = self.c.defined();
+                    let abbrev = abbrev.clone();
+                    self.local_abbrev(layout, pos, abbrev, target)?;
+                }
+                Entry::Enter(e) => {
+                    return Err(self.st.err(
+                        e.pos,
+                        Rule::UnknownBlock,
+                        format!("Don't know how to parse block {}, when in block {block_id}", e.block_id),
+                    ));
+                }
+                Entry::Exit(pos) => return Ok(pos),
+                Entry::End(_) => unreachable!("inside a block"),
+            }
+        }
+    }
+
+    pub(crate) fn listen_enter(&mut self, e: &Enter) {
+        if !L::ACTIVE {
+            return;
+        }
+        let v = self.st.view(self.c.num_global_abbrevs(), self.c.block_id());
+        self.l.enter(&v, e);
+    }
+
+    pub(crate) fn listen_exit(&mut self, pos: BitPos) {
+        if !L::ACTIVE {
+            return;
+        }
+        let v = self.st.view(self.c.num_global_abbrevs(), self.c.block_id());
+        self.l.exit(&v, pos);
+    }
+}
+
+/// Tells the listener about a refused record and attaches the record to the error.
+#[cold]
+pub(crate) fn reject<L: Listener>(
+    l: &mut L,
+    st: &State,
+    e: ReadError,
+    r: &Record<'_, '_>,
+    global_abbrevs: usize,
+    block_id: u32,
+) -> ReadError {
+    if L::ACTIVE {
+        l.rejected(&st.view(global_abbrevs, Some(block_id)), r);
+    }
+    with_record(e, r, st)
+}
+
+fn with_record(e: ReadError, r: &Record<'_, '_>, st: &State) -> ReadError {
+    attach_record(e, r, st.blocks.last().copied())
 }

@@ -1,9 +1,9 @@
 //! Checks an embedded listing: assembles it and compares each record of the fragment with
 //! the bitstream entry read at the address written on it.
 
-use super::embed::{Embedded, Origin};
+use super::embedding::{Embedded, Origin};
 use super::errata::{self, Fix};
-use super::{Listing, code};
+use super::listing::{Listing, code, row};
 use pnacl_bitstream::{BitPos, Container, Cursor, Step};
 
 /// A bitstream entry in record-column form: the abbreviation index and the values
@@ -163,7 +163,7 @@ pub fn check(listing: &Listing, embedded: &Embedded, bytes: &[u8]) -> Result<Rep
     }
     // Synthesized lines with an address (the module's enter record) are checked too.
     for out in embedded.lines.iter().filter(|l| l.origin == Origin::Synthesized) {
-        let Some(row) = super::row(&out.text) else { continue };
+        let Some(row) = row(&out.text) else { continue };
         let Some(at) = row.addr else { continue };
         if out.entry.and_then(|i| read.entries.get(i)).is_none_or(|e| e.pos != at) {
             report.problems.push(format!("synthesized line `{}` is not at its address", out.text.trim()));
