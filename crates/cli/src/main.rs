@@ -3,6 +3,7 @@
 mod analyze;
 mod asm;
 mod check;
+mod compress;
 mod dis;
 mod names;
 mod output;
@@ -31,6 +32,8 @@ enum Command {
     Dis(dis::Args),
     /// Assemble PNaClAsm (or a listing, or textual records) into a pexe.
     Asm(asm::Args),
+    /// Rewrite a pexe with abbreviations searched for it: smaller, same IR.
+    Compress(compress::Args),
     /// Translate a command-line pexe to native code and run it in a sandbox.
     Run(run::Args),
 }
@@ -44,6 +47,7 @@ fn main() {
         Command::Dis(a) => dis::run(a),
         Command::Check(a) => check::run(a),
         Command::Run(a) => run::run(a),
+        Command::Compress(a) => compress::run(a),
     };
     std::process::exit(status);
 }

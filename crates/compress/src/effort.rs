@@ -1,0 +1,38 @@
+//! How hard the search tries.
+
+/// How hard the compressor searches: more effort finds slightly smaller files, more slowly.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Effort {
+    /// Few abbreviations, one refinement round.
+    Fast,
+    /// The balance: well under a second per megabyte.
+    #[default]
+    Default,
+    /// Everything the search knows, whatever it costs.
+    Max,
+}
+
+/// The knobs an effort level sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    /// Frequent values per operand tried as literals when cutting a set of records.
+    pub literal_values: usize,
+    /// Most abbreviations per kind of block.
+    pub max_abbrevs: usize,
+    /// Rounds of refitting abbreviations to the records that chose them.
+    pub refine_rounds: usize,
+    /// Fewest records of one code and length that get an abbreviation operand per record
+    /// operand; rarer lengths share an array abbreviation.
+    pub min_fixed: u64,
+}
+
+impl Effort {
+    /// The knobs of this level.
+    pub fn params(self) -> Params {
+        match self {
+            Effort::Fast => Params { literal_values: 1, max_abbrevs: 28, refine_rounds: 1, min_fixed: 32 },
+            Effort::Default => Params { literal_values: 3, max_abbrevs: 124, refine_rounds: 4, min_fixed: 16 },
+            Effort::Max => Params { literal_values: 6, max_abbrevs: 508, refine_rounds: 12, min_fixed: 8 },
+        }
+    }
+}
