@@ -59,7 +59,8 @@ pub struct KindSummary {
     pub distinct: usize,
     /// Number of abbreviations chosen.
     pub abbrevs: usize,
-    /// True if they are defined in the block, false if in the abbreviations block.
+    /// True if they are defined in the block (the module block), false if in the
+    /// abbreviations block.
     pub local: bool,
     /// The blocks' abbreviation-id width.
     pub width: u32,

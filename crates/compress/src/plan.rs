@@ -7,6 +7,7 @@ use crate::form::Form;
 use crate::refine::refine;
 use crate::search::{bill, definition_width, search};
 use crate::select::Selector;
+use pnacl_bitcode::codes::block;
 use pnacl_bitcode::ir::ITEM_UNABBREVIATED;
 use pnacl_bitstream::{Abbrev, FIRST_APPLICATION_ABBREV};
 use std::sync::Arc;
@@ -15,8 +16,8 @@ use std::sync::Arc;
 pub struct KindPlan {
     /// The block id.
     pub block_id: u32,
-    /// True if the abbreviations are defined in the block itself (a kind with one block),
-    /// false if in the abbreviations block.
+    /// True if the abbreviations are defined in the block itself (the module block), false
+    /// if in the abbreviations block.
     pub local: bool,
     /// The abbreviations, in id order (the first is id 4).
     pub abbrevs: Vec<Arc<Abbrev>>,
@@ -30,10 +31,23 @@ pub struct KindPlan {
     pub plain_bits: u64,
 }
 
+/// True if a kind's abbreviations are defined in its block rather than in the
+/// abbreviations block.
+///
+/// This is exactly where Google's `pnacl-compress` put them, so every reader Chrome ever
+/// shipped has read files laid out so: the module block's own abbreviations locally (at its
+/// start; the abbreviations block comes after the module block is entered, too late for
+/// it), every other kind's globally. Local abbreviations elsewhere are legal, but some
+/// readers take special paths with them (pnacl-llvm reads the globals block twice, skipping
+/// definitions the second time), and globals cost only a `SETBID` record more.
+fn is_local(kind: &Kind) -> bool {
+    kind.block_id == block::MODULE
+}
+
 impl KindPlan {
     /// Searches and refines the abbreviations of a kind.
     pub fn make(kind: &Kind, params: &Params) -> KindPlan {
-        let local = kind.instances == 1;
+        let local = is_local(kind);
         let found = search(kind, local, params);
         let def_width = definition_width(local, found.forms.len() + 1);
         let (forms, bits) =

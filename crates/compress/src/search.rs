@@ -102,7 +102,7 @@ pub struct Found {
 }
 
 /// Runs the search for a kind. `local` says whether the abbreviations are defined in the
-/// block (a kind with one block) or globally, in the abbreviations block.
+/// block (the module block) or globally, in the abbreviations block.
 pub fn search(kind: &Kind, local: bool, params: &Params) -> Found {
     let table = &kind.table;
     let groups = groups(table, params.min_fixed);
