@@ -113,7 +113,7 @@ fn report(input: &Path, output: &Path, effort: EffortArg, data: &[u8], c: &Compr
     let _ = writeln!(s);
     let _ = writeln!(
         s,
-        "  {:<14}{:>8}{:>10}{:>14}{:>14}{:>9}  {:<12}",
+        "  {:<14}{:>8}{:>10}{:>14}{:>14}{:>9}  {}",
         "block", "blocks", "records", "bits before", "bits after", "after", "abbrevs"
     );
     let ids: std::collections::BTreeSet<u32> = b.iter().chain(&a).map(|x| x.block_id).collect();
@@ -128,15 +128,16 @@ fn report(input: &Path, output: &Path, effort: EffortArg, data: &[u8], c: &Compr
             _ if id == block::BLOCKINFO => format!("{} defs", y.definitions),
             _ => "none".to_string(),
         };
+        let ratio = if x.bits == 0 { "new".to_string() } else { format!("{:.1}%", pct(y.bits, x.bits)) };
         let _ = writeln!(
             s,
-            "  {:<14}{:>8}{:>10}{:>14}{:>14}{:>8.1}%  {:<12}",
+            "  {:<14}{:>8}{:>10}{:>14}{:>14}{:>9}  {}",
             block::name(id).unwrap_or("unknown"),
             y.blocks.max(x.blocks),
             y.records.max(x.records),
             x.bits,
             y.bits,
-            pct(y.bits, x.bits),
+            ratio,
             abbrevs
         );
     }
