@@ -1,5 +1,7 @@
 //! How hard the search tries.
 
+use crate::slot::Encodings;
+
 /// How hard the compressor searches: more effort finds slightly smaller files, more slowly.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Effort {
@@ -24,15 +26,33 @@ pub struct Params {
     /// Fewest records of one code and length that get an abbreviation operand per record
     /// operand; rarer lengths share an array abbreviation.
     pub min_fixed: u64,
+    /// The operand encodings allowed.
+    pub encodings: Encodings,
+    /// Whether array abbreviations are made (for records of varying length).
+    pub arrays: bool,
+    /// Whether the number of abbreviations is chosen with the abbreviation-id width in the
+    /// bill (otherwise every abbreviation that saves record bits is kept).
+    pub width_aware: bool,
 }
+
+/// Every technique on; the levels differ in how far each goes.
+const FULL: Params = Params {
+    literal_values: 0,
+    max_abbrevs: 0,
+    refine_rounds: 0,
+    min_fixed: 0,
+    encodings: Encodings { fitted_widths: true, char6: true },
+    arrays: true,
+    width_aware: true,
+};
 
 impl Effort {
     /// The knobs of this level.
     pub fn params(self) -> Params {
         match self {
-            Effort::Fast => Params { literal_values: 1, max_abbrevs: 28, refine_rounds: 1, min_fixed: 32 },
-            Effort::Default => Params { literal_values: 3, max_abbrevs: 124, refine_rounds: 4, min_fixed: 16 },
-            Effort::Max => Params { literal_values: 6, max_abbrevs: 508, refine_rounds: 12, min_fixed: 8 },
+            Effort::Fast => Params { literal_values: 1, max_abbrevs: 28, refine_rounds: 1, min_fixed: 32, ..FULL },
+            Effort::Default => Params { literal_values: 3, max_abbrevs: 124, refine_rounds: 4, min_fixed: 16, ..FULL },
+            Effort::Max => Params { literal_values: 6, max_abbrevs: 508, refine_rounds: 12, min_fixed: 8, ..FULL },
         }
     }
 }

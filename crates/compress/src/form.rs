@@ -9,7 +9,7 @@
 //! non-literal element.
 
 use crate::cost::{ARRAY_COUNT_VBR, scalar};
-use crate::slot::Slot;
+use crate::slot::{Encodings, Slot};
 use pnacl_bitstream::{Abbrev, Op, vbr_len};
 
 /// Which records of one code an abbreviation form covers.
@@ -101,18 +101,19 @@ impl Profile {
         self.count_bits = 0;
     }
 
-    /// The cheapest form for these records, and the bits their bodies take with it.
-    pub fn fit(&self, code: u64, shape: Shape) -> (Form, u64) {
+    /// The cheapest form for these records (with the encodings `enc` allows), and the bits
+    /// their bodies take with it.
+    pub fn fit(&self, code: u64, shape: Shape, enc: Encodings) -> (Form, u64) {
         let k = shape.prefix();
         let mut bits = self.count_bits;
         let mut prefix = Vec::with_capacity(k);
         for slot in &self.slots[..k] {
-            let c = slot.best(true);
+            let c = slot.best(true, enc);
             bits += c.bits;
             prefix.push(c.op);
         }
         let element = shape.is_array().then(|| {
-            let c = self.slots[k].best(false);
+            let c = self.slots[k].best(false, enc);
             bits += c.bits;
             c.op
         });
@@ -195,7 +196,7 @@ mod tests {
         for r in records {
             p.add(shape, r, 1);
         }
-        let (form, bits) = p.fit(34, shape);
+        let (form, bits) = p.fit(34, shape, Encodings::default());
         assert_eq!(form.prefix, vec![Op::Literal(1)]);
         let abbrev = form.abbrev();
         let mut total = 0;

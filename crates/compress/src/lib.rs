@@ -33,6 +33,7 @@ pub mod slot;
 pub mod split;
 
 pub use effort::{Effort, Params};
+pub use slot::Encodings;
 pub use measure::{BlockBits, measure};
 
 use census::Census;
@@ -110,9 +111,14 @@ impl From<WriteError> for CompressError {
 /// result is read back and checked to be the same module before it is returned. The same
 /// module and effort always give the same bytes.
 pub fn compress(m: &Module, effort: Effort) -> Result<Compressed, CompressError> {
-    let params = effort.params();
+    compress_with(m, &effort.params())
+}
+
+/// [`compress`] with the search's knobs set one by one (for measuring what each technique
+/// is worth).
+pub fn compress_with(m: &Module, params: &Params) -> Result<Compressed, CompressError> {
     let census = Census::take(m)?;
-    let mut plans: Vec<KindPlan> = census.kinds.par_iter().map(|k| KindPlan::make(k, &params)).collect();
+    let mut plans: Vec<KindPlan> = census.kinds.par_iter().map(|k| KindPlan::make(k, params)).collect();
     // Global abbreviations need the abbreviations block: drop them all if together they
     // don't pay for it.
     let global_savings: u64 =

@@ -51,7 +51,9 @@ impl KindPlan {
         let found = search(kind, local, params);
         let def_width = definition_width(local, found.forms.len() + 1);
         let (forms, bits) =
-            refine(&kind.table, found.forms, params.refine_rounds, def_width, |n, b| bill(kind, local, n, b));
+            refine(&kind.table, found.forms, params.refine_rounds, def_width, params.encodings, |n, b| {
+                bill(kind, local, n, b)
+            });
         KindPlan::with_forms(kind, local, forms, bits, found.plain_bits)
     }
 

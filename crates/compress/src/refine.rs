@@ -11,9 +11,10 @@ use crate::census::Table;
 use crate::cost;
 use crate::form::{Form, Profile};
 use crate::select::Selector;
+use crate::slot::Encodings;
 
-/// Refits `forms` to the records of `table` over at most `rounds` rounds. Definitions are
-/// priced with ids of `def_width` bits; `bill` turns a number of forms and the bits of
+/// Refits `forms` to the records of `table` over at most `rounds` rounds, with the
+/// encodings `enc` allows. Definitions are priced with ids of `def_width` bits; `bill` turns a number of forms and the bits of
 /// the records and definitions into the kind's total (adding what the ids cost). Returns
 /// the cheapest set found and its bill.
 pub fn refine(
@@ -21,6 +22,7 @@ pub fn refine(
     mut forms: Vec<Form>,
     rounds: usize,
     def_width: u32,
+    enc: Encodings,
     bill: impl Fn(usize, u64) -> u64,
 ) -> (Vec<Form>, u64) {
     let mut best: Option<(Vec<Form>, u64)> = None;
@@ -52,7 +54,7 @@ pub fn refine(
             if profile.records == 0 || margin <= cost::definition(&form.ops(), def_width) {
                 continue;
             }
-            let (fitted, _) = profile.fit(form.code, form.shape());
+            let (fitted, _) = profile.fit(form.code, form.shape(), enc);
             if !next.contains(&fitted) {
                 next.push(fitted);
             }

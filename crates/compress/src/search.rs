@@ -34,7 +34,7 @@ struct Group {
 
 /// Forms the records of a kind fall into initially: per code, each length common enough
 /// (at least `min_fixed` records) gets a fixed form, the others share an array form.
-fn groups(table: &Table, min_fixed: u64) -> Vec<Group> {
+fn groups(table: &Table, min_fixed: u64, arrays: bool) -> Vec<Group> {
     let mut by_code: BTreeMap<u64, BTreeMap<usize, u64>> = BTreeMap::new();
     for (_, code, ops, count) in table.iter() {
         *by_code.entry(code).or_default().entry(ops.len()).or_default() += count;
@@ -44,13 +44,13 @@ fn groups(table: &Table, min_fixed: u64) -> Vec<Group> {
         let single = lens.len() == 1;
         let mut rest_min = None::<usize>;
         for (&len, &count) in lens {
-            if len <= MAX_FIXED_LEN && (single || count >= min_fixed) {
+            if len <= MAX_FIXED_LEN && (single || count >= min_fixed || !arrays) {
                 shapes.insert((code, len), Shape::Fixed(len as u32));
             } else {
                 rest_min = Some(rest_min.map_or(len, |m| m.min(len)));
             }
         }
-        if let Some(min) = rest_min {
+        if let Some(min) = rest_min.filter(|_| arrays) {
             let k = min.min(MAX_ARRAY_PREFIX) as u32;
             for &len in lens.keys() {
                 shapes.entry((code, len)).or_insert(Shape::Array(k));
@@ -60,7 +60,8 @@ fn groups(table: &Table, min_fixed: u64) -> Vec<Group> {
     let mut index: BTreeMap<(u64, Shape), usize> = BTreeMap::new();
     let mut out: Vec<Group> = Vec::new();
     for (id, code, ops, count) in table.iter() {
-        let shape = shapes[&(code, ops.len())];
+        // Without arrays, records too long for a fixed form stay unabbreviated.
+        let Some(&shape) = shapes.get(&(code, ops.len())) else { continue };
         let g = *index.entry((code, shape)).or_insert_with(|| {
             out.push(Group { code, shape, members: Vec::new(), plain: 0 });
             out.len() - 1
@@ -105,8 +106,9 @@ pub struct Found {
 /// block (the module block) or globally, in the abbreviations block.
 pub fn search(kind: &Kind, local: bool, params: &Params) -> Found {
     let table = &kind.table;
-    let groups = groups(table, params.min_fixed);
-    let plain: u64 = groups.iter().map(|g| g.plain).sum();
+    let groups = groups(table, params.min_fixed, params.arrays);
+    let plain: u64 = table.iter().map(|(_, code, ops, count)| count * cost::unabbreviated(code, ops)).sum();
+    let enc = params.encodings;
     // Definitions pay the width of the block they are in.
     let def_width = |n: usize| definition_width(local, n + 1);
     let mut leaves: Vec<Leaf> = Vec::new();
@@ -128,7 +130,8 @@ pub fn search(kind: &Kind, local: bool, params: &Params) -> Found {
     };
     let mut roots: Vec<(Form, u64)> = Vec::with_capacity(groups.len());
     for (g, group) in groups.iter().enumerate() {
-        let (form, total) = split::priced(&profile(&group.members, group.shape), group.code, group.shape, def_width(0));
+        let (form, total) =
+            split::priced(&profile(&group.members, group.shape), group.code, group.shape, def_width(0), enc);
         push(&mut heap, group.plain as i64 - total as i64, Action::Open(g));
         roots.push((form, total));
     }
@@ -154,7 +157,7 @@ pub fn search(kind: &Kind, local: bool, params: &Params) -> Found {
                 let (taken, left): (Vec<u32>, Vec<u32>) =
                     leaf.members.iter().partition(|&&id| cut.takes(shape, table.ops(id)));
                 for members in [taken, left] {
-                    let (form, total) = split::priced(&profile(&members, shape), groups[g].code, shape, dw);
+                    let (form, total) = split::priced(&profile(&members, shape), groups[g].code, shape, dw, enc);
                     fresh.push(Leaf { group: g, members, total, form, born: step, died: usize::MAX });
                 }
             }
@@ -165,7 +168,7 @@ pub fn search(kind: &Kind, local: bool, params: &Params) -> Found {
             let group = &groups[leaf.group];
             let r = LeafRef { code: group.code, shape: group.shape, members: &leaf.members, total: leaf.total };
             let p = if leaf.members.len() > 1 || table.rec(leaf.members[0]).count > 1 {
-                split::best_cut(table, &r, params.literal_values, dw)
+                split::best_cut(table, &r, params.literal_values, dw, enc)
             } else {
                 None
             };
@@ -176,13 +179,14 @@ pub fn search(kind: &Kind, local: bool, params: &Params) -> Found {
             }
         }
     }
-    // Pick the step count that minimises the whole bill, widths included.
-    let (best, best_bits) = curve
-        .iter()
-        .enumerate()
-        .map(|(n, &b)| (n, bill(kind, local, n, b)))
-        .min_by_key(|&(n, b)| (b, n))
-        .expect("step 0 exists");
+    // Pick the step count that minimises the whole bill, widths included (or, to measure
+    // what that is worth, the last step, where the records alone are smallest).
+    let (best, best_bits) = if params.width_aware {
+        curve.iter().enumerate().map(|(n, &b)| (n, bill(kind, local, n, b))).min_by_key(|&(n, b)| (b, n))
+    } else {
+        curve.iter().enumerate().map(|(n, &b)| (n, bill(kind, local, n, b))).last()
+    }
+    .expect("step 0 exists");
     let forms = leaves.into_iter().filter(|l| l.born <= best && l.died > best).map(|l| l.form).collect::<Vec<_>>();
     debug_assert_eq!(forms.len(), best);
     Found { forms, bits: best_bits, plain_bits: bill(kind, local, 0, plain) }
@@ -215,7 +219,7 @@ mod tests {
         for v in 0..100u64 {
             t.insert(2, &[v % 7, v * 13, 0]);
         }
-        let gs = groups(&t, 16);
+        let gs = groups(&t, 16, true);
         assert_eq!(gs.len(), 1);
         assert_eq!(gs[0].shape, Shape::Fixed(3));
         let cut = Cut::Bits { slot: 1, bits: 6 };

@@ -34,6 +34,23 @@ impl Default for Slot {
     }
 }
 
+/// Which operand encodings the search may use. Everything is allowed normally; the
+/// restrictions exist to measure what each encoding is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Encodings {
+    /// Fixed and VBR fields of any width (up to [`MAX_WIDTH`]); when false, only `vbr(6)`,
+    /// the one width Google's `pnacl-compress` ever wrote for a field it did not copy.
+    pub fitted_widths: bool,
+    /// char6 fields.
+    pub char6: bool,
+}
+
+impl Default for Encodings {
+    fn default() -> Self {
+        Encodings { fitted_widths: true, char6: true }
+    }
+}
+
 /// An encoding chosen for a slot and the bits it takes for all of the slot's values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Choice {
@@ -96,10 +113,10 @@ impl Slot {
         (self.n > 0 && self.uniform).then_some(self.first)
     }
 
-    /// The cheapest encoding of the slot's values. Literals are offered only when
-    /// `literal` is set (not for array elements: a literal element is a PNaCl extension
-    /// that upstream LLVM readers reject, so the search never writes one).
-    pub fn best(&self, literal: bool) -> Choice {
+    /// The cheapest encoding of the slot's values among those `enc` allows. Literals are
+    /// offered only when `literal` is set (not for array elements: a literal element is a
+    /// PNaCl extension that upstream LLVM readers reject, so the search never writes one).
+    pub fn best(&self, literal: bool, enc: Encodings) -> Choice {
         if self.n == 0 {
             // No values (an array that is always empty): any encoding costs nothing.
             return Choice { op: Op::Fixed(1), bits: 0 };
@@ -109,6 +126,10 @@ impl Slot {
         }
         let max = self.max_bits();
         let mut best = None::<Choice>;
+        if !enc.fitted_widths {
+            let vbr6 = self.hist.iter().enumerate().map(|(b, &c)| c * vbr_len_of_bits(b as u64, 6)).sum();
+            best = Some(Choice { op: Op::Vbr(6), bits: vbr6 });
+        }
         let mut consider = |op: Op, bits: u64| {
             if best.is_none_or(|b| bits < b.bits) {
                 best = Some(Choice { op, bits });
@@ -118,7 +139,7 @@ impl Slot {
         // fixed(0) is never written: pnacl-llvm reads it as a literal 0, older readers
         // assert on zero-width reads.
         let fixed = max.max(1);
-        if fixed <= MAX_WIDTH {
+        if enc.fitted_widths && fixed <= MAX_WIDTH {
             consider(Op::Fixed(fixed), self.n * u64::from(fixed));
         }
         // VBR: chunks wider than the widest value plus the continuation bit are dominated
@@ -132,16 +153,22 @@ impl Slot {
             }
         }
         let buckets = &buckets[..used];
-        for w in 2..=(max + 1).min(MAX_WIDTH) {
+        let widths = if enc.fitted_widths { 2..=(max + 1).min(MAX_WIDTH) } else { 2..=1 };
+        for w in widths {
             let payload = u64::from(w - 1);
             let bits: u64 = buckets.iter().map(|&(b, c)| c * b.div_ceil(payload)).sum::<u64>() * u64::from(w);
             consider(Op::Vbr(w), bits);
         }
-        if self.char6 {
+        if self.char6 && enc.char6 {
             consider(Op::Char6, self.n * 6);
         }
         best.expect("a fixed or VBR encoding always applies")
     }
+}
+
+/// Bits of a VBR field of chunk width `w` holding a value of `bits` bits.
+fn vbr_len_of_bits(bits: u64, w: u64) -> u64 {
+    bits.max(1).div_ceil(w - 1) * w
 }
 
 #[cfg(test)]
@@ -170,7 +197,7 @@ mod tests {
         for values in cases {
             let s = slot(values);
             for literal in [false, true] {
-                let c = s.best(literal);
+                let c = s.best(literal, Encodings::default());
                 let exact: u64 = values.iter().map(|&v| scalar(c.op, v).unwrap()).sum();
                 assert_eq!(c.bits, exact, "{values:?} {c:?}");
                 // No valid encoding is cheaper.
@@ -183,8 +210,8 @@ mod tests {
                 }
             }
         }
-        assert_eq!(slot(&[5, 5]).best(true).op, Op::Literal(5));
-        assert_eq!(slot(&[b'a' as u64, b'b' as u64, b'.' as u64]).best(false).op, Op::Char6);
+        assert_eq!(slot(&[5, 5]).best(true, Encodings::default()).op, Op::Literal(5));
+        assert_eq!(slot(&[b'a' as u64, b'b' as u64, b'.' as u64]).best(false, Encodings::default()).op, Op::Char6);
     }
 
     #[test]

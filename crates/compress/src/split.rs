@@ -10,6 +10,7 @@
 use crate::census::Table;
 use crate::cost;
 use crate::form::{Form, Profile, Shape};
+use crate::slot::Encodings;
 use hashbrown::HashMap;
 use pnacl_bitstream::{bits_needed, encode_char6};
 
@@ -79,23 +80,29 @@ pub struct LeafRef<'a> {
 }
 
 /// Bits of a profile's records with their best form, plus the form's definition.
-pub fn priced(p: &Profile, code: u64, shape: Shape, def_width: u32) -> (Form, u64) {
-    let (form, bits) = p.fit(code, shape);
+pub fn priced(p: &Profile, code: u64, shape: Shape, def_width: u32, enc: Encodings) -> (Form, u64) {
+    let (form, bits) = p.fit(code, shape, enc);
     let def = cost::definition(&form.ops(), def_width);
     (form, bits + def)
 }
 
 /// The best cut of a leaf, if any saves bits. `values` is how many frequent values per
 /// operand are tried as literals.
-pub fn best_cut(table: &Table, leaf: &LeafRef<'_>, values: usize, def_width: u32) -> Option<Proposal> {
+pub fn best_cut(
+    table: &Table,
+    leaf: &LeafRef<'_>,
+    values: usize,
+    def_width: u32,
+    enc: Encodings,
+) -> Option<Proposal> {
     let shape = leaf.shape;
     let mut best: Option<Proposal> = None;
     let mut offer = |cut: Cut, a: &Profile, b: &Profile| {
         if a.records == 0 || b.records == 0 {
             return;
         }
-        let (_, ca) = priced(a, leaf.code, shape, def_width);
-        let (_, cb) = priced(b, leaf.code, shape, def_width);
+        let (_, ca) = priced(a, leaf.code, shape, def_width, enc);
+        let (_, cb) = priced(b, leaf.code, shape, def_width, enc);
         let gain = leaf.total as i64 - (ca + cb) as i64;
         if best.is_none_or(|p| gain > p.gain) {
             best = Some(Proposal { cut, gain });
@@ -137,7 +144,7 @@ pub fn best_cut(table: &Table, leaf: &LeafRef<'_>, values: usize, def_width: u32
             }
         }
     }
-    if shape.is_array() {
+    if shape.is_array() && enc.char6 {
         let buckets = bucketed(table, leaf, 2, |ops| usize::from(Cut::Char6.takes(shape, ops)));
         offer(Cut::Char6, &buckets[1], &buckets[0]);
     }
