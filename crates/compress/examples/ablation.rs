@@ -55,9 +55,10 @@ fn main() {
     ];
     let standard_total: usize = modules.iter().map(|m| m.1).sum();
     println!("{} pexes, {} bytes in their standard form", modules.len(), standard_total);
-    println!("{:<48}{:>12}{:>10}{:>14}", "variant", "bytes", "geomean", "vs default");
+    println!("{:<48}{:>12}{:>10}{:>14}{:>10}", "variant", "bytes", "geomean", "vs default", "time");
     let mut default_total = 0;
     for (name, params) in &variants {
+        let start = std::time::Instant::now();
         let sizes: Vec<(usize, usize)> = modules
             .par_iter()
             .map(|(m, standard)| (compress_with(m, params).expect("compresses").bytes.len(), *standard))
@@ -67,7 +68,11 @@ fn main() {
         if default_total == 0 {
             default_total = total;
         }
-        println!("{name:<48}{total:>12}{geomean:>10.4}{:>13.2}%", 100.0 * (total as f64 / default_total as f64 - 1.0));
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "{name:<48}{total:>12}{geomean:>10.4}{:>13.2}%{secs:>9.2}s",
+            100.0 * (total as f64 / default_total as f64 - 1.0)
+        );
     }
     local_estimate(&modules, &default);
 }

@@ -5,7 +5,7 @@ use crate::slot::Encodings;
 /// How hard the compressor searches: more effort finds slightly smaller files, more slowly.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Effort {
-    /// Few abbreviations, one refinement round.
+    /// No cuts on frequent values, at most 60 abbreviations per kind, no refinement.
     Fast,
     /// The balance: well under a second per megabyte.
     #[default]
@@ -50,8 +50,8 @@ impl Effort {
     /// The knobs of this level.
     pub fn params(self) -> Params {
         match self {
-            Effort::Fast => Params { literal_values: 1, max_abbrevs: 28, refine_rounds: 1, min_fixed: 32, ..FULL },
-            Effort::Default => Params { literal_values: 3, max_abbrevs: 124, refine_rounds: 4, min_fixed: 16, ..FULL },
+            Effort::Fast => Params { literal_values: 0, max_abbrevs: 60, refine_rounds: 0, min_fixed: 32, ..FULL },
+            Effort::Default => Params { literal_values: 3, max_abbrevs: 124, refine_rounds: 2, min_fixed: 16, ..FULL },
             Effort::Max => Params { literal_values: 6, max_abbrevs: 508, refine_rounds: 12, min_fixed: 8, ..FULL },
         }
     }

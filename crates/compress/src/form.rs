@@ -85,6 +85,20 @@ impl Profile {
         self.records += weight;
     }
 
+    /// Adds `weight` copies of a record, using the summary of its array elements when it
+    /// has one (see [`Long`]).
+    #[inline]
+    pub fn add_record(&mut self, shape: Shape, ops: &[u64], weight: u64, long: Option<&Slot>) {
+        let Some(elements) = long else { return self.add(shape, ops, weight) };
+        let k = shape.prefix();
+        for (slot, &v) in self.slots.iter_mut().zip(&ops[..k]) {
+            slot.add(v, weight);
+        }
+        self.slots[k].merge_scaled(elements, weight);
+        self.count_bits += weight * vbr_len((ops.len() - k) as u64, ARRAY_COUNT_VBR);
+        self.records += weight;
+    }
+
     /// Adds every record of `other` (a profile of the same shape).
     pub fn merge(&mut self, other: &Profile) {
         for (a, b) in self.slots.iter_mut().zip(&other.slots) {
@@ -118,6 +132,44 @@ impl Profile {
             c.op
         });
         (Form { code, prefix, element }, bits)
+    }
+}
+
+/// Arrays longer than this are summarised once (see [`Long`]).
+const LONG_ARRAY: usize = 64;
+
+/// The element statistics of a group's records with long arrays (global initializers of
+/// thousands of bytes), computed once: the search adds each record to many profiles, and
+/// merging a summary costs the same whatever the array's length.
+#[derive(Default)]
+pub struct Long {
+    summaries: std::collections::HashMap<u32, Slot>,
+}
+
+impl Long {
+    /// Summaries of the long arrays among `members` (records of `shape`, by id in `table`).
+    pub fn new(table: &crate::census::Table, members: &[u32], shape: Shape) -> Long {
+        let mut summaries = std::collections::HashMap::new();
+        if shape.is_array() {
+            let k = shape.prefix();
+            for &id in members {
+                let ops = table.ops(id);
+                if ops.len() - k > LONG_ARRAY {
+                    let mut s = Slot::default();
+                    for &v in &ops[k..] {
+                        s.add(v, 1);
+                    }
+                    summaries.insert(id, s);
+                }
+            }
+        }
+        Long { summaries }
+    }
+
+    /// The summary of record `id`'s elements, if its array is long.
+    #[inline]
+    pub fn get(&self, id: u32) -> Option<&Slot> {
+        if self.summaries.is_empty() { None } else { self.summaries.get(&id) }
     }
 }
 

@@ -10,8 +10,9 @@
 use crate::census::{Kind, Table};
 use crate::cost;
 use crate::effort::Params;
-use crate::form::{Form, Profile, Shape};
+use crate::form::{Form, Long, Profile, Shape};
 use crate::split::{self, LeafRef, Proposal};
+use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
@@ -30,6 +31,8 @@ struct Group {
     members: Vec<u32>,
     /// Bits of the records unabbreviated.
     plain: u64,
+    /// Summaries of the records' long arrays.
+    long: Long,
 }
 
 /// Forms the records of a kind fall into initially: per code, each length common enough
@@ -63,7 +66,7 @@ fn groups(table: &Table, min_fixed: u64, arrays: bool) -> Vec<Group> {
         // Without arrays, records too long for a fixed form stay unabbreviated.
         let Some(&shape) = shapes.get(&(code, ops.len())) else { continue };
         let g = *index.entry((code, shape)).or_insert_with(|| {
-            out.push(Group { code, shape, members: Vec::new(), plain: 0 });
+            out.push(Group { code, shape, members: Vec::new(), plain: 0, long: Long::default() });
             out.len() - 1
         });
         out[g].members.push(id);
@@ -71,6 +74,9 @@ fn groups(table: &Table, min_fixed: u64, arrays: bool) -> Vec<Group> {
     }
     // Deterministic order: by code, then shape.
     out.sort_by_key(|g| (g.code, g.shape));
+    for g in &mut out {
+        g.long = Long::new(table, &g.members, g.shape);
+    }
     out
 }
 
@@ -121,19 +127,33 @@ pub fn search(kind: &Kind, local: bool, params: &Params) -> Found {
             seq += 1;
         }
     };
-    let profile = |members: &[u32], shape: Shape| {
-        let mut p = Profile::new(shape);
+    let profile = |members: &[u32], group: &Group| {
+        let mut p = Profile::new(group.shape);
         for &id in members {
-            p.add(shape, table.ops(id), table.rec(id).count);
+            p.add_record(group.shape, table.ops(id), table.rec(id).count, group.long.get(id));
         }
         p
     };
-    let mut roots: Vec<(Form, u64)> = Vec::with_capacity(groups.len());
-    for (g, group) in groups.iter().enumerate() {
-        let (form, total) =
-            split::priced(&profile(&group.members, group.shape), group.code, group.shape, def_width(0), enc);
-        push(&mut heap, group.plain as i64 - total as i64, Action::Open(g));
-        roots.push((form, total));
+    // A new leaf of group `g`: its form, the bits it takes, and its best cut.
+    let grow = |g: usize, members: Vec<u32>, dw: u32, born: usize| {
+        let group = &groups[g];
+        let (form, total) = split::priced(&profile(&members, group), group.code, group.shape, dw, enc);
+        let r = LeafRef { code: group.code, shape: group.shape, members: &members, long: &group.long, total };
+        let cut = if members.len() > 1 || table.rec(members[0]).count > 1 {
+            split::best_cut(table, &r, params.literal_values, dw, enc)
+        } else {
+            None
+        };
+        (Leaf { group: g, members, total, form, born, died: usize::MAX }, cut)
+    };
+    // Every group's abbreviation and its best cut, computed up front (in parallel).
+    let mut roots: Vec<Option<(Leaf, Option<Proposal>)>> = (0..groups.len())
+        .into_par_iter()
+        .map(|g| Some(grow(g, groups[g].members.clone(), def_width(0), 0)))
+        .collect();
+    for (g, root) in roots.iter().enumerate() {
+        let total = root.as_ref().expect("just made").0.total;
+        push(&mut heap, groups[g].plain as i64 - total as i64, Action::Open(g));
     }
     let mut curve = vec![plain];
     let mut bits = plain;
@@ -141,40 +161,30 @@ pub fn search(kind: &Kind, local: bool, params: &Params) -> Found {
         let Some((gain, _, action)) = heap.pop() else { break };
         let step = curve.len();
         let dw = def_width(step);
-        let mut fresh: Vec<Leaf> = Vec::with_capacity(2);
-        match action {
+        let fresh: Vec<(Leaf, Option<Proposal>)> = match action {
             Action::Open(g) => {
-                let (form, total) = roots[g].clone();
-                let members = groups[g].members.clone();
-                fresh.push(Leaf { group: g, members, total, form, born: step, died: usize::MAX });
+                let (mut leaf, cut) = roots[g].take().expect("each group opens once");
+                leaf.born = step;
+                vec![(leaf, cut)]
             }
             Action::Split(l) => {
                 let cut = proposals[l].expect("only leaves with a proposal are queued").cut;
                 let leaf = &mut leaves[l];
                 leaf.died = step;
                 let g = leaf.group;
-                let shape = groups[g].shape;
+                let group = &groups[g];
                 let (taken, left): (Vec<u32>, Vec<u32>) =
-                    leaf.members.iter().partition(|&&id| cut.takes(shape, table.ops(id)));
-                for members in [taken, left] {
-                    let (form, total) = split::priced(&profile(&members, shape), groups[g].code, shape, dw, enc);
-                    fresh.push(Leaf { group: g, members, total, form, born: step, died: usize::MAX });
-                }
+                    leaf.members.iter().partition(|&&id| cut.takes(group.shape, table.ops(id), group.long.get(id)));
+                let (a, b) = rayon::join(|| grow(g, taken, dw, step), || grow(g, left, dw, step));
+                vec![a, b]
             }
-        }
+        };
         bits = (bits as i64 - gain) as u64;
         curve.push(bits);
-        for leaf in fresh {
-            let group = &groups[leaf.group];
-            let r = LeafRef { code: group.code, shape: group.shape, members: &leaf.members, total: leaf.total };
-            let p = if leaf.members.len() > 1 || table.rec(leaf.members[0]).count > 1 {
-                split::best_cut(table, &r, params.literal_values, dw, enc)
-            } else {
-                None
-            };
+        for (leaf, cut) in fresh {
             leaves.push(leaf);
-            proposals.push(p);
-            if let Some(p) = p {
+            proposals.push(cut);
+            if let Some(p) = cut {
                 push(&mut heap, p.gain, Action::Split(leaves.len() - 1));
             }
         }
@@ -223,7 +233,7 @@ mod tests {
         assert_eq!(gs.len(), 1);
         assert_eq!(gs[0].shape, Shape::Fixed(3));
         let cut = Cut::Bits { slot: 1, bits: 6 };
-        let n = gs[0].members.iter().filter(|&&id| cut.takes(Shape::Fixed(3), t.ops(id))).count();
+        let n = gs[0].members.iter().filter(|&&id| cut.takes(Shape::Fixed(3), t.ops(id), None)).count();
         assert_eq!(n, (0..100u64).filter(|v| v * 13 < 64).count());
     }
 }

@@ -93,6 +93,30 @@ impl Slot {
         }
     }
 
+    /// Adds every value of `other`, `times` times over.
+    pub fn merge_scaled(&mut self, other: &Slot, times: u64) {
+        if other.n == 0 || times == 0 {
+            return;
+        }
+        if self.n == 0 {
+            self.first = other.first;
+            self.uniform = other.uniform;
+            self.char6 = other.char6;
+        } else {
+            self.uniform = self.uniform && other.uniform && self.first == other.first;
+            self.char6 &= other.char6;
+        }
+        self.n += other.n * times;
+        for (a, b) in self.hist.iter_mut().zip(&other.hist) {
+            *a += b * times;
+        }
+    }
+
+    /// True if every value is a char6 character.
+    pub fn all_char6(&self) -> bool {
+        self.char6
+    }
+
     /// Empties the slot.
     pub fn clear(&mut self) {
         *self = Slot::default();

@@ -9,9 +9,10 @@
 
 use crate::census::Table;
 use crate::cost;
-use crate::form::{Form, Profile, Shape};
-use crate::slot::Encodings;
+use crate::form::{Form, Long, Profile, Shape};
+use crate::slot::{Encodings, Slot};
 use hashbrown::HashMap;
+use rayon::prelude::*;
 use pnacl_bitstream::{bits_needed, encode_char6};
 
 /// Where to cut a leaf: the records that satisfy the condition go one way, the rest the
@@ -38,20 +39,26 @@ pub enum Cut {
 }
 
 impl Cut {
-    /// True if a record (of the leaf's shape) goes to the first side.
-    pub fn takes(self, shape: Shape, ops: &[u64]) -> bool {
+    /// True if a record (of the leaf's shape, with its long-array summary if any) goes to
+    /// the first side.
+    pub fn takes(self, shape: Shape, ops: &[u64], long: Option<&Slot>) -> bool {
         match self {
-            Cut::Bits { slot, bits } => slot_bits(shape, ops, slot) <= bits,
+            Cut::Bits { slot, bits } => slot_bits(shape, ops, slot, long) <= bits,
             Cut::Value { slot, value } => ops[slot] == value,
-            Cut::Char6 => ops[shape.prefix()..].iter().all(|&v| encode_char6(v).is_some()),
+            Cut::Char6 => match long {
+                Some(s) => s.all_char6(),
+                None => ops[shape.prefix()..].iter().all(|&v| encode_char6(v).is_some()),
+            },
         }
     }
 }
 
 /// Bit length of a slot's value; for the element slot, of its largest element.
-fn slot_bits(shape: Shape, ops: &[u64], slot: usize) -> u32 {
+fn slot_bits(shape: Shape, ops: &[u64], slot: usize, long: Option<&Slot>) -> u32 {
     if slot < shape.prefix() {
         bits_needed(ops[slot])
+    } else if let Some(s) = long {
+        s.max_bits()
     } else {
         ops[shape.prefix()..].iter().map(|&v| bits_needed(v)).max().unwrap_or(0)
     }
@@ -75,6 +82,8 @@ pub struct LeafRef<'a> {
     pub shape: Shape,
     /// Their ids.
     pub members: &'a [u32],
+    /// Summaries of their long arrays.
+    pub long: &'a Long,
     /// Bits of the records with the leaf's abbreviation, plus its definition.
     pub total: u64,
 }
@@ -86,6 +95,10 @@ pub fn priced(p: &Profile, code: u64, shape: Shape, def_width: u32, enc: Encodin
     (form, bits + def)
 }
 
+/// Leaves with at least this many distinct records have their slots examined in
+/// parallel.
+const PARALLEL_MEMBERS: usize = 4096;
+
 /// The best cut of a leaf, if any saves bits. `values` is how many frequent values per
 /// operand are tried as literals.
 pub fn best_cut(
@@ -96,69 +109,124 @@ pub fn best_cut(
     enc: Encodings,
 ) -> Option<Proposal> {
     let shape = leaf.shape;
-    let mut best: Option<Proposal> = None;
-    let mut offer = |cut: Cut, a: &Profile, b: &Profile| {
+    let per_slot = |slot: usize| slot_cut(table, leaf, slot, values, def_width, enc);
+    let mut cuts: Vec<Option<Proposal>> = if leaf.members.len() >= PARALLEL_MEMBERS {
+        (0..shape.slots()).into_par_iter().map(per_slot).collect()
+    } else {
+        (0..shape.slots()).map(per_slot).collect()
+    };
+    if shape.is_array() && enc.char6 {
+        let mut best = Best::new(leaf, def_width, enc);
+        let (keys, buckets) = bucketed(table, leaf, |ops, long| usize::from(Cut::Char6.takes(shape, ops, long)));
+        if keys.len() == 2 {
+            best.offer(Cut::Char6, &buckets[1], &buckets[0]);
+        }
+        cuts.push(best.found);
+    }
+    // The largest gain; on ties, the first found (slot order), as a sequential scan would.
+    cuts.into_iter().flatten().fold(None, |acc: Option<Proposal>, p| match acc {
+        Some(a) if a.gain >= p.gain => Some(a),
+        _ => Some(p),
+    })
+    .filter(|p| p.gain > 0)
+}
+
+/// The best cut found so far, and how to price one.
+struct Best<'l> {
+    leaf: &'l LeafRef<'l>,
+    def_width: u32,
+    enc: Encodings,
+    found: Option<Proposal>,
+}
+
+impl<'l> Best<'l> {
+    fn new(leaf: &'l LeafRef<'l>, def_width: u32, enc: Encodings) -> Self {
+        Best { leaf, def_width, enc, found: None }
+    }
+
+    /// Prices the cut that sends the records of `a` one way and those of `b` the other.
+    fn offer(&mut self, cut: Cut, a: &Profile, b: &Profile) {
         if a.records == 0 || b.records == 0 {
             return;
         }
-        let (_, ca) = priced(a, leaf.code, shape, def_width, enc);
-        let (_, cb) = priced(b, leaf.code, shape, def_width, enc);
-        let gain = leaf.total as i64 - (ca + cb) as i64;
-        if best.is_none_or(|p| gain > p.gain) {
-            best = Some(Proposal { cut, gain });
-        }
-    };
-    for slot in 0..shape.slots() {
-        // By bit length: every threshold between the lengths present.
-        let buckets = bucketed(table, leaf, 65, |ops| slot_bits(shape, ops, slot) as usize);
-        let present: Vec<usize> = (0..65).filter(|&b| buckets[b].records > 0).collect();
-        if present.len() > 1 {
-            let mut below = Profile::new(shape);
-            let mut above = vec![Profile::new(shape); present.len()];
-            for i in (0..present.len() - 1).rev() {
-                let (lo, hi) = above.split_at_mut(i + 1);
-                lo[i].clone_from(&hi[0]);
-                lo[i].merge(&buckets[present[i + 1]]);
-            }
-            for (i, &b) in present[..present.len() - 1].iter().enumerate() {
-                below.merge(&buckets[b]);
-                offer(Cut::Bits { slot, bits: b as u32 }, &below, &above[i]);
-            }
-        }
-        // By value: the most frequent values of a leading operand, each as a literal.
-        if slot < shape.prefix() && values > 0 {
-            let top = frequent(table, leaf.members, slot, values);
-            if top.len() > 1 || top.first().is_some_and(|&(_, c)| c < total_count(table, leaf.members)) {
-                let buckets = bucketed(table, leaf, top.len() + 1, |ops| {
-                    top.iter().position(|&(v, _)| v == ops[slot]).unwrap_or(top.len())
-                });
-                for (j, &(value, _)) in top.iter().enumerate() {
-                    let mut rest = Profile::new(shape);
-                    for (i, b) in buckets.iter().enumerate() {
-                        if i != j {
-                            rest.merge(b);
-                        }
-                    }
-                    offer(Cut::Value { slot, value }, &buckets[j], &rest);
-                }
-            }
+        let (code, shape) = (self.leaf.code, self.leaf.shape);
+        let (_, ca) = priced(a, code, shape, self.def_width, self.enc);
+        let (_, cb) = priced(b, code, shape, self.def_width, self.enc);
+        let gain = self.leaf.total as i64 - (ca + cb) as i64;
+        if self.found.is_none_or(|p| gain > p.gain) {
+            self.found = Some(Proposal { cut, gain });
         }
     }
-    if shape.is_array() && enc.char6 {
-        let buckets = bucketed(table, leaf, 2, |ops| usize::from(Cut::Char6.takes(shape, ops)));
-        offer(Cut::Char6, &buckets[1], &buckets[0]);
-    }
-    best.filter(|p| p.gain > 0)
 }
 
-/// Profiles of the leaf's records sorted into `n` buckets by `key`.
-fn bucketed(table: &Table, leaf: &LeafRef<'_>, n: usize, key: impl Fn(&[u64]) -> usize) -> Vec<Profile> {
-    let mut buckets = vec![Profile::new(leaf.shape); n];
-    for &id in leaf.members {
-        let ops = table.ops(id);
-        buckets[key(ops)].add(leaf.shape, ops, table.rec(id).count);
+/// The best cut on one slot: by bit length, or (leading operands) by a frequent value.
+fn slot_cut(
+    table: &Table,
+    leaf: &LeafRef<'_>,
+    slot: usize,
+    values: usize,
+    def_width: u32,
+    enc: Encodings,
+) -> Option<Proposal> {
+    let shape = leaf.shape;
+    let mut best = Best::new(leaf, def_width, enc);
+    // By bit length: every threshold between the lengths present.
+    let (present, buckets) = bucketed(table, leaf, |ops, long| slot_bits(shape, ops, slot, long) as usize);
+    if present.len() > 1 {
+        let mut below = Profile::new(shape);
+        let mut above = vec![Profile::new(shape); present.len()];
+        for i in (0..present.len() - 1).rev() {
+            let (lo, hi) = above.split_at_mut(i + 1);
+            lo[i].clone_from(&hi[0]);
+            lo[i].merge(&buckets[i + 1]);
+        }
+        for (i, &b) in present[..present.len() - 1].iter().enumerate() {
+            below.merge(&buckets[i]);
+            best.offer(Cut::Bits { slot, bits: b as u32 }, &below, &above[i]);
+        }
     }
-    buckets
+    // By value: the most frequent values of a leading operand, each as a literal.
+    if slot < shape.prefix() && values > 0 {
+        let top = frequent(table, leaf.members, slot, values);
+        if top.len() > 1 || top.first().is_some_and(|&(_, c)| c < total_count(table, leaf.members)) {
+            let (keys, buckets) =
+                bucketed(table, leaf, |ops, _| top.iter().position(|&(v, _)| v == ops[slot]).unwrap_or(top.len()));
+            for (j, &key) in keys.iter().enumerate().filter(|&(_, &k)| k < top.len()) {
+                let mut rest = Profile::new(shape);
+                for (i, b) in buckets.iter().enumerate() {
+                    if i != j {
+                        rest.merge(b);
+                    }
+                }
+                best.offer(Cut::Value { slot, value: top[key].0 }, &buckets[j], &rest);
+            }
+        }
+    }
+    best.found
+}
+
+/// The leaf's records sorted into buckets by `key` (a small number): the keys present, in
+/// increasing order, and a profile per key present.
+fn bucketed(
+    table: &Table,
+    leaf: &LeafRef<'_>,
+    key: impl Fn(&[u64], Option<&Slot>) -> usize,
+) -> (Vec<usize>, Vec<Profile>) {
+    let keys: Vec<u8> = leaf.members.iter().map(|&id| key(table.ops(id), leaf.long.get(id)) as u8).collect();
+    let mut index = [u8::MAX; 256];
+    for &k in &keys {
+        index[usize::from(k)] = 0;
+    }
+    let present: Vec<usize> = (0..256).filter(|&k| index[k] == 0).collect();
+    for (i, &k) in present.iter().enumerate() {
+        index[k] = i as u8;
+    }
+    let mut buckets = vec![Profile::new(leaf.shape); present.len()];
+    for (&id, &k) in leaf.members.iter().zip(&keys) {
+        let bucket = &mut buckets[usize::from(index[usize::from(k)])];
+        bucket.add_record(leaf.shape, table.ops(id), table.rec(id).count, leaf.long.get(id));
+    }
+    (present, buckets)
 }
 
 fn total_count(table: &Table, members: &[u32]) -> u64 {
