@@ -194,7 +194,7 @@ pub fn search(kind: &Kind, local: bool, params: &Params) -> Found {
     let (best, best_bits) = if params.width_aware {
         curve.iter().enumerate().map(|(n, &b)| (n, bill(kind, local, n, b))).min_by_key(|&(n, b)| (b, n))
     } else {
-        curve.iter().enumerate().map(|(n, &b)| (n, bill(kind, local, n, b))).last()
+        curve.iter().enumerate().map(|(n, &b)| (n, bill(kind, local, n, b))).next_back()
     }
     .expect("step 0 exists");
     let forms = leaves.into_iter().filter(|l| l.born <= best && l.died > best).map(|l| l.form).collect::<Vec<_>>();

@@ -177,7 +177,8 @@ impl Slot {
             }
         }
         let buckets = &buckets[..used];
-        let widths = if enc.fitted_widths { 2..=(max + 1).min(MAX_WIDTH) } else { 2..=1 };
+        let top = if enc.fitted_widths { (max + 1).min(MAX_WIDTH) } else { 0 };
+        let widths = 2..=top;
         for w in widths {
             let payload = u64::from(w - 1);
             let bits: u64 = buckets.iter().map(|&(b, c)| c * b.div_ceil(payload)).sum::<u64>() * u64::from(w);
