@@ -43,7 +43,10 @@ fn main() {
         ("default (everything)", default),
         ("fast", Effort::Fast.params()),
         ("max", Effort::Max.params()),
-        ("- fitted widths (vbr(6) fields only)", Params { encodings: Encodings { fitted_widths: false, char6: true }, ..default }),
+        (
+            "- fitted widths (vbr(6) fields only)",
+            Params { encodings: Encodings { fitted_widths: false, char6: true }, ..default },
+        ),
         ("- char6", Params { encodings: Encodings { fitted_widths: true, char6: false }, ..default }),
         ("- arrays", Params { arrays: false, ..default }),
         ("- frequent values as literals (cuts)", Params { literal_values: 0, ..default }),

@@ -33,8 +33,8 @@ pub mod slot;
 pub mod split;
 
 pub use effort::{Effort, Params};
-pub use slot::Encodings;
 pub use measure::{BlockBits, measure};
+pub use slot::Encodings;
 
 use census::Census;
 use plan::KindPlan;

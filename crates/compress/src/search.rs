@@ -147,10 +147,8 @@ pub fn search(kind: &Kind, local: bool, params: &Params) -> Found {
         (Leaf { group: g, members, total, form, born, died: usize::MAX }, cut)
     };
     // Every group's abbreviation and its best cut, computed up front (in parallel).
-    let mut roots: Vec<Option<(Leaf, Option<Proposal>)>> = (0..groups.len())
-        .into_par_iter()
-        .map(|g| Some(grow(g, groups[g].members.clone(), def_width(0), 0)))
-        .collect();
+    let mut roots: Vec<Option<(Leaf, Option<Proposal>)>> =
+        (0..groups.len()).into_par_iter().map(|g| Some(grow(g, groups[g].members.clone(), def_width(0), 0))).collect();
     for (g, root) in roots.iter().enumerate() {
         let total = root.as_ref().expect("just made").0.total;
         push(&mut heap, groups[g].plain as i64 - total as i64, Action::Open(g));

@@ -12,8 +12,8 @@ use crate::cost;
 use crate::form::{Form, Long, Profile, Shape};
 use crate::slot::{Encodings, Slot};
 use hashbrown::HashMap;
-use rayon::prelude::*;
 use pnacl_bitstream::{bits_needed, encode_char6};
+use rayon::prelude::*;
 
 /// Where to cut a leaf: the records that satisfy the condition go one way, the rest the
 /// other.
@@ -101,13 +101,7 @@ const PARALLEL_MEMBERS: usize = 4096;
 
 /// The best cut of a leaf, if any saves bits. `values` is how many frequent values per
 /// operand are tried as literals.
-pub fn best_cut(
-    table: &Table,
-    leaf: &LeafRef<'_>,
-    values: usize,
-    def_width: u32,
-    enc: Encodings,
-) -> Option<Proposal> {
+pub fn best_cut(table: &Table, leaf: &LeafRef<'_>, values: usize, def_width: u32, enc: Encodings) -> Option<Proposal> {
     let shape = leaf.shape;
     let per_slot = |slot: usize| slot_cut(table, leaf, slot, values, def_width, enc);
     let mut cuts: Vec<Option<Proposal>> = if leaf.members.len() >= PARALLEL_MEMBERS {
@@ -124,11 +118,13 @@ pub fn best_cut(
         cuts.push(best.found);
     }
     // The largest gain; on ties, the first found (slot order), as a sequential scan would.
-    cuts.into_iter().flatten().fold(None, |acc: Option<Proposal>, p| match acc {
-        Some(a) if a.gain >= p.gain => Some(a),
-        _ => Some(p),
-    })
-    .filter(|p| p.gain > 0)
+    cuts.into_iter()
+        .flatten()
+        .fold(None, |acc: Option<Proposal>, p| match acc {
+            Some(a) if a.gain >= p.gain => Some(a),
+            _ => Some(p),
+        })
+        .filter(|p| p.gain > 0)
 }
 
 /// The best cut found so far, and how to price one.

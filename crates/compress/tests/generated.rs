@@ -332,25 +332,15 @@ impl ModuleGen {
             for inst in &blk.insts {
                 let v = format!("%v{next_value}");
                 match inst {
-                    InstGen::Bin(op, a, c) => {
-                        let _ = writeln!(
-                            s,
-                            "    {v} = {} i32 {}, {};",
-                            BINOPS[*op as usize],
-                            pick(&local, *a),
-                            pick(&local, *c)
-                        );
-                        local.push(v);
-                    }
-                    InstGen::Cmp(p, a, c) => {
-                        let _ = writeln!(
-                            s,
-                            "    {v} = icmp {} i32 {}, {};",
-                            PREDS[*p as usize],
-                            pick(&local, *a),
-                            pick(&local, *c)
-                        );
-                        bools.push(v);
+                    InstGen::Bin(op, a, c) | InstGen::Cmp(op, a, c) => {
+                        let is_binop = matches!(inst, InstGen::Bin(..));
+                        let operator = if is_binop {
+                            BINOPS[*op as usize].to_string()
+                        } else {
+                            format!("icmp {}", PREDS[*op as usize])
+                        };
+                        let _ = writeln!(s, "    {v} = {operator} i32 {}, {};", pick(&local, *a), pick(&local, *c));
+                        if is_binop { local.push(v) } else { bools.push(v) }
                     }
                     InstGen::Load(p) => {
                         let _ = writeln!(s, "    {v} = load i32* {}, align 1;", pick(&local, *p));
