@@ -17,9 +17,10 @@ pub enum Effort {
 /// The knobs an effort level sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Params {
-    /// Frequent values per operand tried as literals when cutting a set of records.
+    /// Frequent values per operand tried as literals when cutting a set of records (at
+    /// most [`crate::split::MAX_VALUES`]).
     pub literal_values: usize,
-    /// Most abbreviations per kind of block.
+    /// Most abbreviations per kind of block (at most [`crate::search::MAX_ABBREVS`]).
     pub max_abbrevs: usize,
     /// Rounds of refitting abbreviations to the records that chose them.
     pub refine_rounds: usize,

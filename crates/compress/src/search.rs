@@ -21,6 +21,9 @@ use std::collections::{BTreeMap, BinaryHeap};
 pub const MAX_FIXED_LEN: usize = 12;
 /// Leading scalar operands of an array form, at most.
 const MAX_ARRAY_PREFIX: usize = 6;
+/// Most abbreviations a kind can have: the reference caps abbreviation-id widths at 16
+/// bits, and `2**16` ids hold the four predefined ones and 65532 more.
+pub const MAX_ABBREVS: usize = (1 << 16) - 4;
 /// Width of abbreviation ids in the abbreviations block, where global ones are defined.
 const BLOCKINFO_WIDTH: u32 = 2;
 
@@ -155,7 +158,7 @@ pub fn search(kind: &Kind, local: bool, params: &Params) -> Found {
     }
     let mut curve = vec![plain];
     let mut bits = plain;
-    while curve.len() <= params.max_abbrevs {
+    while curve.len() <= params.max_abbrevs.min(MAX_ABBREVS) {
         let Some((gain, _, action)) = heap.pop() else { break };
         let step = curve.len();
         let dw = def_width(step);

@@ -95,6 +95,9 @@ pub fn priced(p: &Profile, code: u64, shape: Shape, def_width: u32, enc: Encodin
     (form, bits + def)
 }
 
+/// Most frequent values tried as literals per operand.
+pub const MAX_VALUES: usize = 64;
+
 /// Leaves with at least this many distinct records have their slots examined in
 /// parallel.
 const PARALLEL_MEMBERS: usize = 4096;
@@ -103,6 +106,8 @@ const PARALLEL_MEMBERS: usize = 4096;
 /// operand are tried as literals.
 pub fn best_cut(table: &Table, leaf: &LeafRef<'_>, values: usize, def_width: u32, enc: Encodings) -> Option<Proposal> {
     let shape = leaf.shape;
+    // Bucket keys are bytes: a value's index among the frequent ones must fit.
+    let values = values.min(MAX_VALUES);
     let per_slot = |slot: usize| slot_cut(table, leaf, slot, values, def_width, enc);
     let mut cuts: Vec<Option<Proposal>> = if leaf.members.len() >= PARALLEL_MEMBERS {
         (0..shape.slots()).into_par_iter().map(per_slot).collect()
