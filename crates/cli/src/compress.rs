@@ -113,8 +113,8 @@ fn report(input: &Path, output: &Path, effort: EffortArg, data: &[u8], c: &Compr
     let _ = writeln!(s);
     let _ = writeln!(
         s,
-        "  {:<14}{:>8}{:>10}{:>14}{:>14}{:>9}  {}",
-        "block", "blocks", "records", "bits before", "bits after", "after", "abbrevs"
+        "  {:<14}{:>8}{:>10}{:>14}{:>14}{:>9}  abbrevs",
+        "block", "blocks", "records", "bits before", "bits after", "after"
     );
     let ids: std::collections::BTreeSet<u32> = b.iter().chain(&a).map(|x| x.block_id).collect();
     let find = |v: &[BlockBits], id: u32| v.iter().find(|x| x.block_id == id).cloned().unwrap_or_default();
