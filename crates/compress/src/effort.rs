@@ -20,6 +20,8 @@ pub struct Params {
     /// Frequent values per operand tried as literals when cutting a set of records (at
     /// most [`crate::split::MAX_VALUES`]).
     pub literal_values: usize,
+    /// On how many operand slots of a record cuts are tried (the costliest ones).
+    pub cut_slots: usize,
     /// Most abbreviations per kind of block (at most [`crate::search::MAX_ABBREVS`]).
     pub max_abbrevs: usize,
     /// Rounds of refitting abbreviations to the records that chose them.
@@ -39,6 +41,7 @@ pub struct Params {
 /// Every technique on; the levels differ in how far each goes.
 const FULL: Params = Params {
     literal_values: 0,
+    cut_slots: 0,
     max_abbrevs: 0,
     refine_rounds: 0,
     min_fixed: 0,
@@ -51,9 +54,15 @@ impl Effort {
     /// The knobs of this level.
     pub fn params(self) -> Params {
         match self {
-            Effort::Fast => Params { literal_values: 0, max_abbrevs: 60, refine_rounds: 0, min_fixed: 32, ..FULL },
-            Effort::Default => Params { literal_values: 3, max_abbrevs: 124, refine_rounds: 2, min_fixed: 16, ..FULL },
-            Effort::Max => Params { literal_values: 6, max_abbrevs: 508, refine_rounds: 12, min_fixed: 8, ..FULL },
+            Effort::Fast => {
+                Params { literal_values: 0, cut_slots: 3, max_abbrevs: 60, refine_rounds: 0, min_fixed: 32, ..FULL }
+            }
+            Effort::Default => {
+                Params { literal_values: 3, cut_slots: 5, max_abbrevs: 124, refine_rounds: 2, min_fixed: 16, ..FULL }
+            }
+            Effort::Max => {
+                Params { literal_values: 6, cut_slots: 16, max_abbrevs: 508, refine_rounds: 12, min_fixed: 8, ..FULL }
+            }
         }
     }
 }

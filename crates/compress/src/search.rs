@@ -141,9 +141,9 @@ pub fn search(kind: &Kind, local: bool, params: &Params) -> Found {
     let grow = |g: usize, members: Vec<u32>, dw: u32, born: usize| {
         let group = &groups[g];
         let (form, total) = split::priced(&profile(&members, group), group.code, group.shape, dw, enc);
-        let r = LeafRef { code: group.code, shape: group.shape, members: &members, long: &group.long, total };
+        let r = LeafRef { code: group.code, shape: group.shape, members: &members, long: &group.long, total, scale: 1 };
         let cut = if members.len() > 1 || table.rec(members[0]).count > 1 {
-            split::best_cut(table, &r, params.literal_values, dw, enc)
+            split::best_cut(table, &r, params.literal_values, params.cut_slots, dw, enc)
         } else {
             None
         };
@@ -162,22 +162,31 @@ pub fn search(kind: &Kind, local: bool, params: &Params) -> Found {
         let Some((gain, _, action)) = heap.pop() else { break };
         let step = curve.len();
         let dw = def_width(step);
-        let fresh: Vec<(Leaf, Option<Proposal>)> = match action {
+        let (fresh, gain): (Vec<(Leaf, Option<Proposal>)>, i64) = match action {
             Action::Open(g) => {
                 let (mut leaf, cut) = roots[g].take().expect("each group opens once");
                 leaf.born = step;
-                vec![(leaf, cut)]
+                (vec![(leaf, cut)], gain)
             }
             Action::Split(l) => {
                 let cut = proposals[l].expect("only leaves with a proposal are queued").cut;
-                let leaf = &mut leaves[l];
-                leaf.died = step;
+                let leaf = &leaves[l];
                 let g = leaf.group;
                 let group = &groups[g];
                 let (taken, left): (Vec<u32>, Vec<u32>) =
                     leaf.members.iter().partition(|&&id| cut.takes(group.shape, table.ops(id), group.long.get(id)));
+                if taken.is_empty() || left.is_empty() {
+                    continue;
+                }
                 let (a, b) = rayon::join(|| grow(g, taken, dw, step), || grow(g, left, dw, step));
-                vec![a, b]
+                // The proposal was priced exactly unless the leaf was sampled: take the
+                // cut only if it really saves bits.
+                let exact = leaf.total as i64 - a.0.total as i64 - b.0.total as i64;
+                if exact <= 0 {
+                    continue;
+                }
+                leaves[l].died = step;
+                (vec![a, b], exact)
             }
         };
         bits = (bits as i64 - gain) as u64;

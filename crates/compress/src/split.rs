@@ -86,6 +86,9 @@ pub struct LeafRef<'a> {
     pub long: &'a Long,
     /// Bits of the records with the leaf's abbreviation, plus its definition.
     pub total: u64,
+    /// How many records each member stands for beyond its own count (1, except in a
+    /// sample of a large leaf).
+    pub scale: u64,
 }
 
 /// Bits of a profile's records with their best form, plus the form's definition.
@@ -95,6 +98,12 @@ pub fn priced(p: &Profile, code: u64, shape: Shape, def_width: u32, enc: Encodin
     (form, bits + def)
 }
 
+/// Leaves with more distinct records than this have their cuts priced on an even sample
+/// of them (each standing for its share of the rest), which bounds the work per leaf on
+/// inputs made of huge sets of long distinct records. The search checks the chosen cut
+/// exactly before it takes it.
+const SAMPLE: usize = 1 << 14;
+
 /// Most frequent values tried as literals per operand.
 pub const MAX_VALUES: usize = 64;
 
@@ -103,16 +112,36 @@ pub const MAX_VALUES: usize = 64;
 const PARALLEL_MEMBERS: usize = 4096;
 
 /// The best cut of a leaf, if any saves bits. `values` is how many frequent values per
-/// operand are tried as literals.
-pub fn best_cut(table: &Table, leaf: &LeafRef<'_>, values: usize, def_width: u32, enc: Encodings) -> Option<Proposal> {
+/// operand are tried as literals, `max_slots` on how many slots cuts are tried.
+pub fn best_cut(
+    table: &Table,
+    leaf: &LeafRef<'_>,
+    values: usize,
+    max_slots: usize,
+    def_width: u32,
+    enc: Encodings,
+) -> Option<Proposal> {
     let shape = leaf.shape;
+    if leaf.members.len() > SAMPLE {
+        let stride = leaf.members.len().div_ceil(SAMPLE);
+        let members: Vec<u32> = leaf.members.iter().step_by(stride).copied().collect();
+        let scale = (leaf.members.len() as f64 / members.len() as f64).round() as u64;
+        let mut p = Profile::new(shape);
+        for &id in &members {
+            p.add_record(shape, table.ops(id), table.rec(id).count * scale, leaf.long.get(id));
+        }
+        let (_, total) = priced(&p, leaf.code, shape, def_width, enc);
+        let sample = LeafRef { members: &members, total, scale, ..*leaf };
+        return best_cut(table, &sample, values, max_slots, def_width, enc);
+    }
     // Bucket keys are bytes: a value's index among the frequent ones must fit.
     let values = values.min(MAX_VALUES);
-    let per_slot = |slot: usize| slot_cut(table, leaf, slot, values, def_width, enc);
+    let slots = costly_slots(table, leaf, enc, max_slots);
+    let per_slot = |&slot: &usize| slot_cut(table, leaf, slot, values, def_width, enc);
     let mut cuts: Vec<Option<Proposal>> = if leaf.members.len() >= PARALLEL_MEMBERS {
-        (0..shape.slots()).into_par_iter().map(per_slot).collect()
+        slots.par_iter().map(per_slot).collect()
     } else {
-        (0..shape.slots()).map(per_slot).collect()
+        slots.iter().map(per_slot).collect()
     };
     if shape.is_array() && enc.char6 {
         let mut best = Best::new(leaf, def_width, enc);
@@ -130,6 +159,27 @@ pub fn best_cut(table: &Table, leaf: &LeafRef<'_>, values: usize, def_width: u32
             _ => Some(p),
         })
         .filter(|p| p.gain > 0)
+}
+
+/// The slots worth cutting on: all of them, or (records with more than `max` slots) the
+/// `max` whose values take the most bits with the leaf's abbreviation, in slot order. A
+/// cut saves bits on the slots it narrows, so the cheap slots of a long record rarely
+/// matter, and each slot examined costs a pass over the records.
+fn costly_slots(table: &Table, leaf: &LeafRef<'_>, enc: Encodings, max: usize) -> Vec<usize> {
+    let n = leaf.shape.slots();
+    if n <= max {
+        return (0..n).collect();
+    }
+    let mut p = Profile::new(leaf.shape);
+    for &id in leaf.members {
+        p.add_record(leaf.shape, table.ops(id), table.rec(id).count * leaf.scale, leaf.long.get(id));
+    }
+    let mut by_cost: Vec<(u64, usize)> =
+        p.slots.iter().enumerate().map(|(i, s)| (s.best(i < leaf.shape.prefix(), enc).bits, i)).collect();
+    by_cost.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut slots: Vec<usize> = by_cost[..max].iter().map(|&(_, i)| i).collect();
+    slots.sort_unstable();
+    slots
 }
 
 /// The best cut found so far, and how to price one.
@@ -225,7 +275,7 @@ fn bucketed(
     let mut buckets = vec![Profile::new(leaf.shape); present.len()];
     for (&id, &k) in leaf.members.iter().zip(&keys) {
         let bucket = &mut buckets[usize::from(index[usize::from(k)])];
-        bucket.add_record(leaf.shape, table.ops(id), table.rec(id).count, leaf.long.get(id));
+        bucket.add_record(leaf.shape, table.ops(id), table.rec(id).count * leaf.scale, leaf.long.get(id));
     }
     (present, buckets)
 }
