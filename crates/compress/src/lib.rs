@@ -14,10 +14,32 @@
 //! - [`refine`] and [`select`]: refitting abbreviations to the records that chose them,
 //!   and each record's cheapest abbreviation;
 //! - [`plan`] and [`layout`]: the result as layouts the `pnacl-bitcode` writer follows;
-//! - [`measure`]: per-block bits of a file, for reports.
+//! - [`mod@measure`]: per-block bits of a file, for reports.
 //!
 //! The output is an ordinary version-2 pexe with the input's header and the same IR; only
 //! abbreviation definitions, abbreviation ids and widths change.
+//!
+//! # Why every PNaCl reader accepts the output
+//!
+//! Chrome translated pexes with pnacl-llc or Subzero, both of which read bitcode with
+//! pnacl-llvm's `NaClBitstreamReader`; the output keeps to what that reader, the reference
+//! (`pnacl-bitcode-files.txt`) and upstream LLVM's reader all accept, and to the layout
+//! Google's own tools wrote:
+//!
+//! - operand encodings: literals, `fixed(1..=32)`, `vbr(2..=32)`, `char6`, and an array as
+//!   the second-to-last operand with a scalar, non-literal element
+//!   ([`slot::MAX_WIDTH`], [`form`]). Never `fixed(0)`/`vbr(0)` (read as literal 0 by
+//!   pnacl-llvm, asserted on by older readers), `vbr(1)` (no payload bits), blobs, literal
+//!   array elements or a leading array (PNaCl-only extensions);
+//! - every abbreviation starts with its record code as a literal, as pnacl-finalize's do;
+//! - abbreviation-id widths satisfy the reference's `2**B >= U + 4` with every
+//!   abbreviation in scope counted, and `B <= 16` ([`search::MAX_ABBREVS`]);
+//! - the module block's abbreviations are local, defined at its start; every other block
+//!   kind's are global, in one abbreviations block placed where the input had it (or right
+//!   after the version record, where pnacl-finalize puts it), with one `SETBID` section
+//!   per block id. This is the placement Google's `pnacl-compress` wrote (see
+//!   [`plan`]);
+//! - records, their order, and where nested blocks sit among them are unchanged.
 
 pub mod census;
 pub mod cost;

@@ -1,7 +1,7 @@
 //! The search for one kind of block's abbreviations: a greedy top-down splitting of its
 //! records, priced exactly, with the abbreviation-id width in the bill.
 //!
-//! Records start grouped by code and shape ([`groups`]), all unabbreviated. Each step
+//! Records start grouped by code and shape, all unabbreviated. Each step
 //! takes the action that saves the most bits: giving a group its best-fitting
 //! abbreviation, or cutting an abbreviation's records in two ([`crate::split`]). Every step
 //! adds one abbreviation; the step count where the savings stop paying for the wider
