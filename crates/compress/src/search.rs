@@ -11,7 +11,7 @@ use crate::census::{Kind, Table};
 use crate::cost;
 use crate::effort::Params;
 use crate::form::{Form, Long, Profile, Shape};
-use crate::split::{self, LeafRef, Proposal};
+use crate::split::{self, CutOptions, LeafRef, Proposal};
 use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -143,7 +143,8 @@ pub fn search(kind: &Kind, local: bool, params: &Params) -> Found {
         let (form, total) = split::priced(&profile(&members, group), group.code, group.shape, dw, enc);
         let r = LeafRef { code: group.code, shape: group.shape, members: &members, long: &group.long, total, scale: 1 };
         let cut = if members.len() > 1 || table.rec(members[0]).count > 1 {
-            split::best_cut(table, &r, params.literal_values, params.cut_slots, dw, enc)
+            let opts = CutOptions { values: params.literal_values, max_slots: params.cut_slots, def_width: dw, enc };
+            split::best_cut(table, &r, &opts)
         } else {
             None
         };

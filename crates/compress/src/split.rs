@@ -111,17 +111,23 @@ pub const MAX_VALUES: usize = 64;
 /// parallel.
 const PARALLEL_MEMBERS: usize = 4096;
 
-/// The best cut of a leaf, if any saves bits. `values` is how many frequent values per
-/// operand are tried as literals, `max_slots` on how many slots cuts are tried.
-pub fn best_cut(
-    table: &Table,
-    leaf: &LeafRef<'_>,
-    values: usize,
-    max_slots: usize,
-    def_width: u32,
-    enc: Encodings,
-) -> Option<Proposal> {
+/// How cuts are sought and priced.
+#[derive(Clone, Copy, Debug)]
+pub struct CutOptions {
+    /// Frequent values per operand tried as literals.
+    pub values: usize,
+    /// On how many slots (the costliest) cuts are tried.
+    pub max_slots: usize,
+    /// Width of the abbreviation ids of definitions.
+    pub def_width: u32,
+    /// The encodings allowed.
+    pub enc: Encodings,
+}
+
+/// The best cut of a leaf, if any saves bits.
+pub fn best_cut(table: &Table, leaf: &LeafRef<'_>, opts: &CutOptions) -> Option<Proposal> {
     let shape = leaf.shape;
+    let CutOptions { values, max_slots, def_width, enc } = *opts;
     if leaf.members.len() > SAMPLE {
         let stride = leaf.members.len().div_ceil(SAMPLE);
         let members: Vec<u32> = leaf.members.iter().step_by(stride).copied().collect();
@@ -132,12 +138,13 @@ pub fn best_cut(
         }
         let (_, total) = priced(&p, leaf.code, shape, def_width, enc);
         let sample = LeafRef { members: &members, total, scale, ..*leaf };
-        return best_cut(table, &sample, values, max_slots, def_width, enc);
+        return best_cut(table, &sample, opts);
     }
     // Bucket keys are bytes: a value's index among the frequent ones must fit.
     let values = values.min(MAX_VALUES);
     let slots = costly_slots(table, leaf, enc, max_slots);
-    let per_slot = |&slot: &usize| slot_cut(table, leaf, slot, values, def_width, enc);
+    let opts = CutOptions { values, ..*opts };
+    let per_slot = |&slot: &usize| slot_cut(table, leaf, slot, &opts);
     let mut cuts: Vec<Option<Proposal>> = if leaf.members.len() >= PARALLEL_MEMBERS {
         slots.par_iter().map(per_slot).collect()
     } else {
@@ -211,16 +218,10 @@ impl<'l> Best<'l> {
 }
 
 /// The best cut on one slot: by bit length, or (leading operands) by a frequent value.
-fn slot_cut(
-    table: &Table,
-    leaf: &LeafRef<'_>,
-    slot: usize,
-    values: usize,
-    def_width: u32,
-    enc: Encodings,
-) -> Option<Proposal> {
+fn slot_cut(table: &Table, leaf: &LeafRef<'_>, slot: usize, opts: &CutOptions) -> Option<Proposal> {
     let shape = leaf.shape;
-    let mut best = Best::new(leaf, def_width, enc);
+    let values = opts.values;
+    let mut best = Best::new(leaf, opts.def_width, opts.enc);
     // By bit length: every threshold between the lengths present.
     let (present, buckets) = bucketed(table, leaf, |ops, long| slot_bits(shape, ops, slot, long) as usize);
     if present.len() > 1 {
