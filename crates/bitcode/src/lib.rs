@@ -5,6 +5,8 @@
 //! - [`ir`] is the IR every later stage (printer, verifier, code generator, writer) reads.
 //! - [`write`] turns a module back into bitcode, with the layout it was read with, with the
 //!   standard abbreviations `pnacl-finalize` uses, or with none.
+//! - [`Canonical`] lists each block's records, for tools that choose their own encoding and
+//!   write it with [`write_with_layouts`].
 //! - [`abi`] holds the ABI facts (intrinsics, alignments) the reader and verifier share.
 
 pub mod abi;
@@ -17,4 +19,6 @@ mod writer;
 pub use error::{ReadError, ReadErrorData, Rule};
 pub use ir::Module;
 pub use reader::{Item, Listener, NoListener, ReadOptions, View, read, read_parallel, read_with};
-pub use writer::{Abbrevs, WriteError, write, write_traced};
+pub use writer::{
+    Abbrevs, BlockEntry, BlockRecords, BlockRef, Canonical, WriteError, write, write_traced, write_with_layouts,
+};

@@ -3,6 +3,7 @@
 mod analyze;
 mod asm;
 mod check;
+mod compress;
 mod dis;
 mod finalize;
 mod freeze;
@@ -35,6 +36,8 @@ enum Command {
     Dis(dis::Args),
     /// Assemble PNaClAsm (or a listing, or textual records) into a pexe.
     Asm(asm::Args),
+    /// Rewrite a pexe with abbreviations searched for it: smaller, same IR.
+    Compress(compress::Args),
     /// Translate a command-line pexe to native code and run it in a sandbox.
     Run(run::Args),
     /// Write LLVM bitcode as a pexe, exactly as Google's pnacl-freeze did (no passes).
@@ -57,6 +60,7 @@ fn main() {
         Command::Freeze(a) => freeze::run(a),
         Command::Finalize(a) => finalize::run(a),
         Command::Thaw(a) => thaw::run(a),
+        Command::Compress(a) => compress::run(a),
     };
     std::process::exit(status);
 }

@@ -3,13 +3,20 @@
 //! The writer turns the IR into each block's canonical record sequence
 //! ([`records`]) and then into bits, choosing abbreviations in one of three ways
 //! ([`Abbrevs`]): the layout the module was read (or assembled) with, the standard set
-//! `pnacl-finalize` writes, or none at all.
+//! `pnacl-finalize` writes, or none at all. A tool that chooses its own encoding reads the
+//! canonical records of each block ([`Canonical`]) and writes with layouts it built
+//! ([`write_with_layouts`]).
 
+mod canonical;
 mod records;
 mod standard;
 
+pub use canonical::{BlockEntry, BlockRecords, BlockRef, Canonical};
+
 use crate::codes::block;
-use crate::ir::{BlockLayout, BlockinfoItem, BlockinfoLayout, ITEM_ABBREV, ITEM_BLOCK, Module};
+use crate::ir::{
+    BlockLayout, BlockinfoItem, BlockinfoLayout, BodyLayout, ITEM_ABBREV, ITEM_BLOCK, Module, ModuleLayout,
+};
 use pnacl_bitstream::{BitPos, StreamWriter, UNABBREV_RECORD};
 use records::{Item, Nested, Records, TypeIds};
 use standard::Standard;
@@ -54,26 +61,71 @@ pub fn write(m: &Module, abbrevs: Abbrevs) -> Result<Vec<u8>, WriteError> {
 /// (block enter, abbreviation definition, record, block exit), in order. Tools that build a
 /// module from another source use it to map reader positions back to that source.
 pub fn write_traced(m: &Module, abbrevs: Abbrevs, trace: &mut Vec<BitPos>) -> Result<Vec<u8>, WriteError> {
+    emit(m, abbrevs, None, trace)
+}
+
+/// Writes `m` as PNaCl bitcode with the given layouts instead of the ones recorded in the
+/// module: `module` for the module-level blocks, `bodies[f]` for the body of function `f`
+/// (a body without one is written with the standard abbreviations). Each layout's record
+/// items name the abbreviation of the block's records in canonical order ([`Canonical`]),
+/// and its block items say where the nested blocks go; a body layout's `constants` decides
+/// whether the function has a constants block.
+pub fn write_with_layouts(
+    m: &Module,
+    module: &ModuleLayout,
+    bodies: &[Option<BodyLayout>],
+) -> Result<Vec<u8>, WriteError> {
+    emit(m, Abbrevs::Keep, Some(Given { module, bodies }), &mut Vec::new())
+}
+
+fn emit(m: &Module, mode: Abbrevs, given: Option<Given<'_>>, trace: &mut Vec<BitPos>) -> Result<Vec<u8>, WriteError> {
     let mut sw = StreamWriter::new(&m.header.raw, 2);
     // A header with the "align bitcode records" flag promises byte-aligned records.
     sw.set_align_records(m.header.fields.iter().any(|f| f.id == pnacl_bitstream::FIELD_ALIGN_RECORDS));
-    let mut e = Emitter { m, mode: abbrevs, sw, ids: TypeIds::new(m), std: Standard::new(m.types.len()), trace };
+    let mut e = Emitter { m, mode, given, sw, ids: TypeIds::new(m), std: Standard::new(m.types.len()), trace };
     e.module()?;
     e.sw.finish().map_err(|err| WriteError { pos: err.pos, message: err.message.clone() })
+}
+
+/// Layouts supplied by the caller, in place of the module's own.
+#[derive(Clone, Copy)]
+struct Given<'a> {
+    module: &'a ModuleLayout,
+    bodies: &'a [Option<BodyLayout>],
 }
 
 struct Emitter<'m, 't> {
     m: &'m Module,
     mode: Abbrevs,
+    given: Option<Given<'m>>,
     sw: StreamWriter,
     ids: TypeIds,
     std: Standard,
     trace: &'t mut Vec<BitPos>,
 }
 
-impl Emitter<'_, '_> {
+impl<'m> Emitter<'m, '_> {
     fn fail(&self, message: impl Into<String>) -> WriteError {
         WriteError { pos: self.sw.pos(), message: message.into() }
+    }
+
+    /// The module-level layout to follow, if any: the given one, else the recorded one in
+    /// `Keep` mode.
+    fn module_layout(&self) -> Option<&'m ModuleLayout> {
+        match (self.given, self.mode) {
+            (Some(g), _) => Some(g.module),
+            (None, Abbrevs::Keep) => self.m.layout.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The layout to follow for the body of `f`, if any.
+    fn body_layout(&self, f: u32) -> Option<&'m BodyLayout> {
+        match (self.given, self.mode) {
+            (Some(g), _) => g.bodies.get(f as usize).and_then(Option::as_ref),
+            (None, Abbrevs::Keep) => self.m.functions[f as usize].body.as_ref().and_then(|b| b.layout.as_deref()),
+            _ => None,
+        }
     }
 
     /// The layout the mode asks for, given the recorded one (if any).
@@ -166,7 +218,7 @@ impl Emitter<'_, '_> {
     }
 
     fn module(&mut self) -> Result<(), WriteError> {
-        let kept = self.m.layout.as_deref();
+        let kept = self.module_layout();
         let with_blockinfo = match self.mode {
             Abbrevs::Keep => kept.is_none_or(|l| l.blockinfo.is_some()),
             Abbrevs::Standard => true,
@@ -178,7 +230,7 @@ impl Emitter<'_, '_> {
     }
 
     fn nested(&mut self, n: Nested, func: Option<u32>) -> Result<(), WriteError> {
-        let kept = if self.mode == Abbrevs::Keep { self.m.layout.as_deref() } else { None };
+        let kept = self.module_layout();
         match n {
             Nested::Blockinfo => {
                 let layout: BlockinfoLayout = match kept.and_then(|l| l.blockinfo.as_ref()) {
@@ -207,8 +259,15 @@ impl Emitter<'_, '_> {
                     .body
                     .as_ref()
                     .ok_or_else(|| self.fail(format!("@f{f} has no body")))?;
-                let recs = records::function(self.m, f, body, &self.ids).map_err(|m| self.fail(m))?;
-                let kept = if self.mode == Abbrevs::Keep { body.layout.as_deref().map(|l| &l.function) } else { None };
+                let body_layout = self.body_layout(f);
+                // A given layout says whether there is a constants block; otherwise the
+                // module's recorded one does, whatever the mode.
+                let has_constants = match (self.given, body_layout) {
+                    (Some(_), Some(l)) => l.constants.is_some(),
+                    _ => records::has_constants_block(body),
+                };
+                let recs = records::function(self.m, f, body, &self.ids, has_constants).map_err(|m| self.fail(m))?;
+                let kept = body_layout.map(|l| &l.function);
                 let layout = self.layout(block::FUNCTION, kept, &recs);
                 self.block(block::FUNCTION, &recs, &layout, Some(f))
             }
@@ -216,11 +275,7 @@ impl Emitter<'_, '_> {
                 let f = func.expect("constants are inside a function");
                 let body = self.m.functions[f as usize].body.as_ref().expect("checked");
                 let recs = records::constants(body, &self.ids).map_err(|m| self.fail(m))?;
-                let kept = if self.mode == Abbrevs::Keep {
-                    body.layout.as_deref().and_then(|l| l.constants.as_ref())
-                } else {
-                    None
-                };
+                let kept = self.body_layout(f).and_then(|l| l.constants.as_ref());
                 let layout = self.layout(block::CONSTANTS, kept, &recs);
                 self.block(block::CONSTANTS, &recs, &layout, func)
             }
@@ -228,11 +283,7 @@ impl Emitter<'_, '_> {
                 let f = func.expect("a function symbol table is inside a function");
                 let body = self.m.functions[f as usize].body.as_ref().expect("checked");
                 let recs = records::function_symtab(body);
-                let kept = if self.mode == Abbrevs::Keep {
-                    body.layout.as_deref().and_then(|l| l.symtab.as_ref())
-                } else {
-                    None
-                };
+                let kept = self.body_layout(f).and_then(|l| l.symtab.as_ref());
                 let layout = self.layout(block::VALUESYMTAB, kept, &recs);
                 self.block(block::VALUESYMTAB, &recs, &layout, func)
             }

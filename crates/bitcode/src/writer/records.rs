@@ -179,15 +179,20 @@ pub(crate) fn constants(body: &FunctionBody, ids: &TypeIds) -> Result<Records> {
     Ok(r)
 }
 
-/// The function block of `f`: the block count, the constants block, the instructions and
-/// the symbol table.
-pub(crate) fn function(m: &Module, f: u32, body: &FunctionBody, ids: &TypeIds) -> Result<Records> {
+/// True if the body is written with a constants block: the one it was read with says so,
+/// or (without a recorded layout) it has constants.
+pub(crate) fn has_constants_block(body: &FunctionBody) -> bool {
+    body.layout.as_ref().map_or(!body.constants.is_empty(), |l| l.constants.is_some())
+}
+
+/// The function block of `f`: the block count, the constants block (if `has_constants`),
+/// the instructions and the symbol table.
+pub(crate) fn function(m: &Module, f: u32, body: &FunctionBody, ids: &TypeIds, has_constants: bool) -> Result<Records> {
     let space = m.value_space(f);
     let mut r = Records::default();
     r.items.reserve(body.insts.len() + 3);
     r.values.reserve(body.insts.len() * 3);
     r.record(fc::DECLAREBLOCKS, [u64::from(body.num_blocks)]);
-    let has_constants = body.layout.as_ref().map_or(!body.constants.is_empty(), |l| l.constants.is_some());
     if has_constants {
         r.block(Nested::Constants);
     }

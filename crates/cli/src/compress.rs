@@ -1,0 +1,155 @@
+//! `pnacl compress`: rewrite a pexe with abbreviations searched for it. Smaller, same IR,
+//! still an ordinary pexe every PNaCl reader accepts.
+
+use crate::output;
+use pnacl_bitcode::codes::block;
+use pnacl_bitcode::{ReadOptions, read_with};
+use pnacl_compress::{BlockBits, Compressed, Effort, measure};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// How hard to search.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EffortArg {
+    /// Quick: few abbreviations.
+    Fast,
+    /// The balance of size and time.
+    Default,
+    /// Smallest output, slowest.
+    Max,
+}
+
+/// Arguments of `pnacl compress`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The input pexe.
+    pub input: PathBuf,
+    /// The output file (`-` for standard output); the input is replaced when absent.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// How hard to search.
+    #[arg(long, value_enum, default_value_t = EffortArg::Default)]
+    pub effort: EffortArg,
+    /// Print sizes, per-block bits before and after, and the time taken.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+/// Runs the command; returns the process exit status.
+pub fn run(args: &Args) -> i32 {
+    let start = Instant::now();
+    let data = match std::fs::read(&args.input) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("pnacl compress: {}: {e}", args.input.display());
+            return 1;
+        }
+    };
+    // ABI rules are the verifier's business: compression preserves whatever the file holds.
+    let opts = ReadOptions { defer_abi: true, no_layout: false, ..ReadOptions::default() };
+    let module = match read_with(&data, opts, &mut pnacl_bitcode::NoListener) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("{}: {}", args.input.display(), e.explain());
+            return 1;
+        }
+    };
+    let read_time = start.elapsed();
+    let effort = match args.effort {
+        EffortArg::Fast => Effort::Fast,
+        EffortArg::Default => Effort::Default,
+        EffortArg::Max => Effort::Max,
+    };
+    let compressed = match pnacl_compress::compress(&module, effort) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("pnacl compress: {}: {e}; nothing written", args.input.display());
+            return 3;
+        }
+    };
+    let compress_time = start.elapsed() - read_time;
+    let target = args.output.as_deref().unwrap_or(&args.input);
+    if let Err(e) = output::write_file(target, &compressed.bytes) {
+        eprintln!("pnacl compress: {}: {e}", target.display());
+        return 1;
+    }
+    if args.stats {
+        let times = Times { read: read_time, compress: compress_time, total: start.elapsed() };
+        let report = report(&args.input, target, args.effort, &data, &compressed, times);
+        // The table goes with the output only when that is not standard output.
+        if output::is_stdout(target) {
+            eprint!("{report}");
+        } else {
+            print!("{report}");
+        }
+    }
+    0
+}
+
+struct Times {
+    read: Duration,
+    compress: Duration,
+    total: Duration,
+}
+
+/// The `--stats` table.
+fn report(input: &Path, output: &Path, effort: EffortArg, data: &[u8], c: &Compressed, t: Times) -> String {
+    let mut s = String::new();
+    let (before, after) = (data.len(), c.bytes.len());
+    let pct = |a: u64, b: u64| if b == 0 { 0.0 } else { 100.0 * a as f64 / b as f64 };
+    let _ =
+        writeln!(s, "{} -> {} (effort {})", input.display(), output.display(), format!("{effort:?}").to_lowercase());
+    let _ = writeln!(s, "  bytes in   {before:>12}");
+    let _ = writeln!(s, "  bytes out  {after:>12}   {:.1}% of the input", pct(after as u64, before as u64));
+    let _ = writeln!(
+        s,
+        "  time       {:>10.3} s   (read {:.3} s, search + write + check {:.3} s)",
+        t.total.as_secs_f64(),
+        t.read.as_secs_f64(),
+        t.compress.as_secs_f64()
+    );
+    let (Ok(b), Ok(a)) = (measure(data), measure(&c.bytes)) else { return s };
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "  {:<14}{:>8}{:>10}{:>14}{:>14}{:>9}  abbrevs",
+        "block", "blocks", "records", "bits before", "bits after", "after"
+    );
+    let ids: std::collections::BTreeSet<u32> = b.iter().chain(&a).map(|x| x.block_id).collect();
+    let find = |v: &[BlockBits], id: u32| v.iter().find(|x| x.block_id == id).cloned().unwrap_or_default();
+    let (mut total_b, mut total_a) = (0, 0);
+    for id in ids {
+        let (x, y) = (find(&b, id), find(&a, id));
+        total_b += x.bits;
+        total_a += y.bits;
+        let abbrevs = match c.kinds.iter().find(|k| k.block_id == id) {
+            Some(k) if k.abbrevs > 0 => format!("{} {}", k.abbrevs, if k.local { "local" } else { "global" }),
+            _ if id == block::BLOCKINFO => format!("{} defs", y.definitions),
+            _ => "none".to_string(),
+        };
+        let ratio = if x.bits == 0 { "new".to_string() } else { format!("{:.1}%", pct(y.bits, x.bits)) };
+        let _ = writeln!(
+            s,
+            "  {:<14}{:>8}{:>10}{:>14}{:>14}{:>9}  {}",
+            block::name(id).unwrap_or("unknown"),
+            y.blocks.max(x.blocks),
+            y.records.max(x.records),
+            x.bits,
+            y.bits,
+            ratio,
+            abbrevs
+        );
+    }
+    let _ = writeln!(
+        s,
+        "  {:<14}{:>8}{:>10}{:>14}{:>14}{:>8.1}%",
+        "total",
+        "",
+        "",
+        total_b,
+        total_a,
+        pct(total_a, total_b)
+    );
+    s
+}
