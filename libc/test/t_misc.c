@@ -1,0 +1,2 @@
+#include "pnl.h"
+int test_misc(long n) { (void)n; return 0; }

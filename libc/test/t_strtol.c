@@ -1,0 +1,2 @@
+#include "pnl.h"
+int test_strtol(long n) { (void)n; return 0; }
