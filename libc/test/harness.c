@@ -84,6 +84,8 @@ int pnl_main(int argc, char **argv, char **envp) {
     bad = test_stdio(argc > 2 ? argv[2] : "/tmp");
   else if (!strcmp(family, "misc"))
     bad = test_misc(n);
+  else if (!strcmp(family, "ctype"))
+    bad = test_string(0);
   else
     bad = test_startup(argc, argv);
   fflush(stdout);

@@ -189,7 +189,10 @@ static int irt_sysbrk(void **newbrk) {
   return ENOSYS;
 }
 
+void *host_irt_tp;
+
 static int irt_tls_init(void *tp) {
+  host_irt_tp = tp;
   /* The library's own test of its TLS block: the first word must point to itself. */
   return *(void **)tp == tp ? 0 : EINVAL;
 }

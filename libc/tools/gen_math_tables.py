@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Generates libc/src/math/tables.c and tables.h: the constants and tables the math
-functions use, computed with mpmath at 400 bits and rounded to doubles.
+functions use, computed with mpmath at 400 bits (1736 for the bits of 2/pi) and rounded
+to doubles.
 
 Run from the repository root:  python3 libc/tools/gen_math_tables.py
 """
@@ -93,7 +94,8 @@ atan_rows = [dd(mpmath.atan(mpf(i) / 64)) for i in range(65)]
 
 # 2/pi as 32-bit words, most significant first: 2/pi = sum W[j] * 2^(-32(j+1)).
 TWO_OVER_PI_WORDS = 48
-frac = 2 / pi
+mp.prec = 32 * TWO_OVER_PI_WORDS + 200
+frac = 2 / mpmath.pi
 words = []
 for _ in range(TWO_OVER_PI_WORDS):
     frac *= 2**32

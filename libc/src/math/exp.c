@@ -40,8 +40,20 @@ double __pnacl_exp_dd(dd_t x) {
   dd_t tq = two_prod(t[0], q.hi);
   tq.lo += t[0] * q.lo + t[1] * (1 + q.hi);
   dd_t s = two_sum(t[0], tq.hi);
-  double y = s.hi + (s.lo + tq.lo);
-  double result = scale2(y, k >> 6);
+  double low = s.lo + tq.lo;
+  int e = k >> 6;
+  double result;
+  double scale = e >= -1022 - 60 ? pow2i(e < -1022 ? e + 1022 : 0) : 0;
+  if (e < -1022 && e >= -1022 - 60 && s.hi * scale < 1) {
+    /* A subnormal result: round once, to its grid. With y = result * 2^1022 < 1, adding
+     * 1 puts the grid's spacing (2^-1074 * 2^1022) at the last place of the sum. */
+    double yh = s.hi * scale, yl = low * scale;
+    double hi = 1.0 + yh;
+    double lo = ((1.0 - hi) + yh) + yl;
+    result = ((hi + lo) - 1.0) * 0x1p-1022;
+  } else {
+    result = scale2(s.hi + low, e);
+  }
   if (result == 0 || result == __builtin_inf() || result < 0x1p-1022)
     errno = ERANGE;
   return result;

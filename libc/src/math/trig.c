@@ -72,6 +72,8 @@ double sin(double x) {
   double special;
   if (trig_special(x, &special))
     return special;
+  if (__builtin_fabs(x) < 0x1p-26)
+    return x; /* sin x = x - x^3/6 rounds to x; this also keeps the sign of zero */
   dd_t r;
   int n = __pnacl_rem_pio2(x, &r);
   dd_t v = n & 1 ? kernel_cos(r) : kernel_sin(r);
@@ -92,6 +94,8 @@ double tan(double x) {
   double special;
   if (trig_special(x, &special))
     return special;
+  if (__builtin_fabs(x) < 0x1p-27)
+    return x; /* tan x = x + x^3/3 rounds to x */
   dd_t r;
   int n = __pnacl_rem_pio2(x, &r);
   dd_t s = kernel_sin(r), c = kernel_cos(r);

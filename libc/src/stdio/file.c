@@ -462,13 +462,9 @@ void setbuf(FILE *__restrict f, char *__restrict buf) {
 }
 
 void perror(const char *s) {
-  const char *msg = strerror(errno);
-  if (s && *s) {
-    fputs(s, stderr);
-    fputs(": ", stderr);
-  }
-  fputs(msg, stderr);
-  fputc('\n', stderr);
+  /* One formatted call, so that unbuffered stderr gets one write, as with glibc. */
+  int has_prefix = s && *s;
+  fprintf(stderr, "%s%s%s\n", has_prefix ? s : "", has_prefix ? ": " : "", strerror(errno));
 }
 
 static int filename_call(int slot, const char *a, const char *b) {

@@ -151,7 +151,8 @@ static uint64_t decimal_to_bits(struct decimal *a, int mant_bits, int exp_bits, 
   /* a is in [1/2, 1): value = a * 2^exp = (2a) * 2^(exp-1). */
   exp--;
   int min_exp = 1 - bias;
-  if (exp < min_exp) {
+  int tiny = exp < min_exp; /* below the smallest normal before rounding */
+  if (tiny) {
     int n = min_exp - exp;
     while (n > 60) {
       shift_right(a, 60);
@@ -163,7 +164,7 @@ static uint64_t decimal_to_bits(struct decimal *a, int mant_bits, int exp_bits, 
   if (exp + bias >= max_exp)
     goto overflow;
   shift_left(a, (unsigned)mant_bits + 1);
-  int inexact;
+  int inexact = 1;
   uint64_t mant = rounded_integer(a, &inexact);
   if (mant == (uint64_t)2 << mant_bits) {
     mant >>= 1;
@@ -172,11 +173,10 @@ static uint64_t decimal_to_bits(struct decimal *a, int mant_bits, int exp_bits, 
       goto overflow;
   }
   int biased = exp + bias;
-  if (!(mant >> mant_bits)) {
+  if (!(mant >> mant_bits))
     biased = 0; /* subnormal */
-    if (inexact)
-      *range = 1;
-  }
+  if (tiny && inexact)
+    *range = 1; /* underflow, as glibc reports it: tiny before rounding, and inexact */
   return ((uint64_t)biased << mant_bits) | (mant & (((uint64_t)1 << mant_bits) - 1));
 overflow:
   *range = 1;
@@ -264,7 +264,7 @@ static uint64_t hex_to_bits(const char *p, const char **end, int mant_bits, int 
   if (e2 < 1 - bias) {
     /* Subnormal, or rounded up to the smallest normal. */
     int biased = kept >> mant_bits ? 1 : 0;
-    if (inexact && !biased)
+    if (inexact)
       *range = 1;
     return ((uint64_t)biased << mant_bits) | (kept & frac_mask);
   }
