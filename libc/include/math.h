@@ -101,4 +101,11 @@ double fmin(double x, double y);
 double fmax(double x, double y);
 double hypot(double x, double y);
 
+/* sqrt and fabs as the PNaCl intrinsics, inline, even in freestanding builds (where the
+ * compiler does not know the library functions); &sqrt still names the function. */
+#define sqrt(x) __builtin_sqrt(x)
+#define sqrtf(x) __builtin_sqrtf(x)
+#define fabs(x) __builtin_fabs(x)
+#define fabsf(x) __builtin_fabsf(x)
+
 #endif

@@ -1,5 +1,6 @@
 /* exit.c: exit runs the atexit handlers (last registered first), flushes and closes
  * stdio, then calls the IRT exit. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -32,6 +33,14 @@ void abort(void) {
   static const char msg[] = "** abort() called\n";
   __pnacl_write_all(2, msg, sizeof msg - 1);
   __builtin_trap();
+}
+
+/* assert's failure: glibc's message, then abort. */
+void __assert_fail(const char *expr, const char *file, int line, const char *func) {
+  fflush(stdout);
+  fprintf(stderr, "%s%s%s:%d: %s%sAssertion `%s' failed.\n", __pnacl_progname,
+          *__pnacl_progname ? ": " : "", file, line, func ? func : "", func ? ": " : "", expr);
+  abort();
 }
 
 int system(const char *cmd) {

@@ -35,6 +35,9 @@ void __pnacl_stdio_exit(void);
 void *__pnacl_map_pages(size_t len);
 void __pnacl_unmap_pages(void *p, size_t len);
 
+/* argv[0], for assert's message (set by _start). */
+extern const char *__pnacl_progname;
+
 /* The environment (env.c), set by _start. */
 extern char **environ;
 

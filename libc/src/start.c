@@ -12,6 +12,7 @@ struct pnacl_irt_fdio __pnacl_irt_fdio;
 pnacl_irt_mmap_fn __pnacl_irt_mmap;
 pnacl_irt_munmap_fn __pnacl_irt_munmap;
 struct pnacl_irt_tls __pnacl_irt_tls;
+const char *__pnacl_progname = "";
 
 int main(int argc, char **argv, char **envp);
 
@@ -113,6 +114,7 @@ void _start(uintptr_t *info) {
   init_irt();
   init_tls();
   environ = envp;
+  __pnacl_progname = argc > 0 && argv[0] ? argv[0] : "";
   if (cleanup)
     atexit(cleanup);
   exit(main((int)argc, argv, envp));

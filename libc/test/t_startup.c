@@ -16,6 +16,7 @@ static void first_handler(void) { pnl_printf("first registered, last run\n"); }
 static void second_handler(void) { pnl_printf("second registered, first run;"); }
 
 void pnl_abort(void);
+void pnl___assert_fail(const char *expr, const char *file, int line, const char *func);
 
 int test_startup(int argc, char **argv) {
   const char *family = argv[1];
@@ -65,6 +66,10 @@ int test_startup(int argc, char **argv) {
   }
   if (!strcmp(family, "abort"))
     pnl_abort();
+  if (!strcmp(family, "assert")) {
+    pnl_printf("flushed first\n");
+    pnl___assert_fail("1 == 2", "file.c", 12, "fn");
+  }
   printf("unknown family %s\n", family);
   return 1;
 }

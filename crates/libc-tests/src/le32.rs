@@ -57,10 +57,8 @@ pub fn disassemble(bc: &Path) -> Result<String, String> {
 pub fn intrinsics(ir: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for (i, _) in ir.match_indices("@llvm.") {
-        let name: String = ir[i + 1..]
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '_')
-            .collect();
+        let name: String =
+            ir[i + 1..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '_').collect();
         let name = name.trim_end_matches('.').to_string();
         // Global metadata names such as @llvm.used are not functions.
         if ir[i + 1 + name.len()..].starts_with('(') {

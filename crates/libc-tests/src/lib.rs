@@ -53,11 +53,7 @@ fn collect_c_files(dir: &Path, out: &mut Vec<PathBuf>) {
 pub fn clang_flags() -> Vec<String> {
     let path = libc_dir().join("clang-flags.txt");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim())
-        .filter(|l| !l.is_empty())
-        .map(String::from)
-        .collect()
+    text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|l| !l.is_empty()).map(String::from).collect()
 }
 
 /// A file name for a source's build products: its path under `libc/src`, with `/` as `_`.

@@ -63,10 +63,7 @@ pub fn build_harness(work: &Path) -> Result<PathBuf, String> {
     let map_file = work.join("rename.txt");
     std::fs::write(&map_file, map).map_err(|e| format!("{}: {e}", map_file.display()))?;
     let renamed = work.join("libc_pnl.o");
-    run(Command::new(&objcopy)
-        .arg(format!("--redefine-syms={}", map_file.display()))
-        .arg(&combined)
-        .arg(&renamed))?;
+    run(Command::new(&objcopy).arg(format!("--redefine-syms={}", map_file.display())).arg(&combined).arg(&renamed))?;
     let test_dir = libc_dir().join("test");
     let mut harness_sources: Vec<PathBuf> = std::fs::read_dir(&test_dir)
         .map_err(|e| format!("{}: {e}", test_dir.display()))?

@@ -23,10 +23,7 @@ pub fn find_tool(names: &[&str], package: &str) -> Result<PathBuf, String> {
             }
         }
     }
-    Err(format!(
-        "{} is missing: the libc tests need it (install it with `apt-get install {package}`)",
-        names[0]
-    ))
+    Err(format!("{} is missing: the libc tests need it (install it with `apt-get install {package}`)", names[0]))
 }
 
 /// Runs a command; an error carries the command line and its stderr.

@@ -98,8 +98,7 @@ fn only_pnacl_intrinsics_or_ones_the_passes_remove() {
         .filter(|n| !allowed.contains(*n) && !removed.contains(n.as_str()) && !known.contains(n.as_str()))
         .collect();
     assert!(unexpected.is_empty(), "intrinsics neither allowed nor handled: {unexpected:?}");
-    let needing: BTreeSet<&str> =
-        used.iter().map(String::as_str).filter(|n| known.contains(n)).collect();
+    let needing: BTreeSet<&str> = used.iter().map(String::as_str).filter(|n| known.contains(n)).collect();
     assert_eq!(needing, known, "the list of intrinsics needing a new expansion pass changed");
 }
 
@@ -108,15 +107,10 @@ fn only_pnacl_intrinsics_or_ones_the_passes_remove() {
 #[test]
 fn linked_library_needs_only_main_and_the_tls_template() {
     let undefined = le32::undefined_after_link(bitcode(), &work_dir()).expect("llvm-link");
-    let expected: BTreeSet<String> = [
-        "main",
-        "__tls_template_start",
-        "__tls_template_tdata_end",
-        "__tls_template_end",
-        "__tls_template_alignment",
-    ]
-    .into_iter()
-    .map(String::from)
-    .collect();
+    let expected: BTreeSet<String> =
+        ["main", "__tls_template_start", "__tls_template_tdata_end", "__tls_template_end", "__tls_template_alignment"]
+            .into_iter()
+            .map(String::from)
+            .collect();
     assert_eq!(undefined, expected);
 }

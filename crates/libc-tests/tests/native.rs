@@ -160,10 +160,7 @@ fn older_interfaces_are_used_when_newer_are_missing() {
 #[test]
 fn missing_essential_interface_traps() {
     let out = run_harness(&["printf"], &[("HOST_IRT_HIDE", "nacl-irt-basic-0.1")]);
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        "IRT interface query failed for essential interface\n"
-    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "IRT interface query failed for essential interface\n");
     assert_eq!(out.status.signal(), Some(4), "a trap (SIGILL on x86): {out:?}");
 }
 
@@ -172,5 +169,18 @@ fn missing_essential_interface_traps() {
 fn abort_writes_its_message_and_traps() {
     let out = run_harness(&["abort"], &[]);
     assert_eq!(String::from_utf8_lossy(&out.stderr), "** abort() called\n");
+    assert_eq!(out.status.signal(), Some(4), "a trap (SIGILL on x86): {out:?}");
+}
+
+/// assert's failure: glibc's message (program name, place, expression), then abort.
+#[test]
+fn assert_failure_message() {
+    let out = run_harness(&["assert"], &[]);
+    let program = harness().to_string_lossy().into_owned();
+    assert_eq!(stdout_of(&out), "flushed first\n");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!("{program}: file.c:12: fn: Assertion `1 == 2' failed.\n** abort() called\n")
+    );
     assert_eq!(out.status.signal(), Some(4), "a trap (SIGILL on x86): {out:?}");
 }

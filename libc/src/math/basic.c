@@ -3,10 +3,11 @@
 #include <math.h>
 #include "internal_math.h"
 
-double sqrt(double x) { return __builtin_sqrt(x); }
-float sqrtf(float x) { return __builtin_sqrtf(x); }
-double fabs(double x) { return __builtin_fabs(x); }
-float fabsf(float x) { return __builtin_fabsf(x); }
+/* The names are parenthesised so that math.h's function-like macros leave them alone. */
+double(sqrt)(double x) { return __builtin_sqrt(x); }
+float(sqrtf)(float x) { return __builtin_sqrtf(x); }
+double(fabs)(double x) { return __builtin_fabs(x); }
+float(fabsf)(float x) { return __builtin_fabsf(x); }
 
 double copysign(double x, double y) {
   return from_bits((dbits(x) & ~(1ull << 63)) | (dbits(y) & (1ull << 63)));
@@ -81,8 +82,15 @@ float modff(float x, float *ip) {
   return f;
 }
 
+/* A signalling NaN: quiet bit clear. */
+static int is_signaling(double x) {
+  return x != x && !(dbits(x) & 0x0008000000000000ull);
+}
+
 double hypot(double x, double y) {
   double ax = __builtin_fabs(x), ay = __builtin_fabs(y), inf = __builtin_inf();
+  if (is_signaling(x) || is_signaling(y))
+    return x + y; /* hypot(inf, sNaN) is NaN, unlike hypot(inf, qNaN) */
   if (ax == inf || ay == inf)
     return inf;
   if (ax != ax || ay != ay)
