@@ -29,27 +29,21 @@ static uint64_t ulp_distance(double a, double b) {
   return d < 0 ? (uint64_t)-d : (uint64_t)d;
 }
 
-/* |x - ref| in units of the last place of ref rounded to double. */
-static double ulp_error(double x, long double ref) {
+/* |x - ref| in units of the last place of ref rounded to a format with `digits`
+ * significand bits and smallest normal exponent min_exp (frexp's convention). */
+static double ulp_error_in(double x, long double ref, int digits, int min_exp) {
   if (isnan(x) || isinf(x) || isinf((double)ref) || isnan((double)ref))
     return 0;
   int e;
   frexpl(ref, &e);
-  if (e < -1021)
-    e = -1021;
-  long double ulp = ldexpl(1.0L, e - 53);
-  return (double)(fabsl((long double)x - ref) / ulp);
+  if (e < min_exp)
+    e = min_exp;
+  return (double)(fabsl((long double)x - ref) / ldexpl(1.0L, e - digits));
 }
 
-/* The same in float ulps, against a double-precision reference. */
+static double ulp_error(double x, long double ref) { return ulp_error_in(x, ref, 53, -1021); }
 static double ulp_error_float(double x, long double ref) {
-  if (isnan(x) || isinf(x) || isinf((double)ref) || isnan((double)ref))
-    return 0;
-  int e;
-  frexpl(ref, &e);
-  if (e < -125)
-    e = -125;
-  return (double)(fabsl((long double)x - ref) / ldexpl(1.0L, e - 24));
+  return ulp_error_in(x, ref, 24, -125);
 }
 
 struct stats {

@@ -114,3 +114,45 @@ fn linked_library_needs_only_main_and_the_tls_template() {
             .collect();
     assert_eq!(undefined, expected);
 }
+
+/// Every header compiles on its own and together with the others, in C99 and C11, with
+/// clang's pedantic warnings, as programs include them.
+#[test]
+fn headers_compile_alone_and_together() {
+    let include = pnacl_libc::include_dir();
+    let mut headers = Vec::new();
+    for dir in [include.clone(), include.join("sys")] {
+        for entry in std::fs::read_dir(&dir).expect("read libc/include") {
+            let path = entry.expect("entry").path();
+            if path.extension().is_some_and(|e| e == "h") {
+                headers.push(path.strip_prefix(&include).expect("under include").to_path_buf());
+            }
+        }
+    }
+    headers.sort();
+    let work = work_dir().join("headers");
+    std::fs::create_dir_all(&work).expect("create the header test directory");
+    let mut all = String::new();
+    for (i, header) in headers.iter().enumerate() {
+        let line = format!("#include <{}>\n", header.display());
+        all.push_str(&line);
+        check_header_source(&work.join(format!("h{i}.c")), &format!("{line}int x;\n"));
+    }
+    check_header_source(&work.join("all.c"), &format!("{all}int main(void) {{ return 0; }}\n"));
+}
+
+fn check_header_source(path: &std::path::Path, text: &str) {
+    std::fs::write(path, text).expect("write a header test source");
+    for std in ["-std=c99", "-std=c11"] {
+        let out = pnacl_libc::run(
+            std::process::Command::new(le32::clang().expect("clang-14"))
+                .args(pnacl_libc::clang_flags())
+                .arg("-isystem")
+                .arg(pnacl_libc::include_dir())
+                .args([std, "-Wall", "-Wextra", "-pedantic", "-o", "/dev/null"])
+                .arg(path),
+        )
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert!(out.stderr.is_empty(), "{text} ({std}):\n{}", String::from_utf8_lossy(&out.stderr));
+    }
+}

@@ -103,13 +103,20 @@ static dd_t cos_of_asin(double ax) {
   return dd_sqrt(p);
 }
 
+/* NaN (EDOM unless x is a NaN) outside [-1, 1]; 0 when x is inside. */
+static int outside_unit(double x, double *out) {
+  if (__builtin_fabs(x) <= 1)
+    return 0;
+  if (x == x)
+    errno = EDOM;
+  *out = (x - x) / (x - x);
+  return 1;
+}
+
 double asin(double x) {
-  double ax = __builtin_fabs(x);
-  if (!(ax <= 1)) {
-    if (x == x)
-      errno = EDOM;
-    return (x - x) / (x - x);
-  }
+  double ax = __builtin_fabs(x), nan;
+  if (outside_unit(x, &nan))
+    return nan;
   if (ax < 0x1p-30)
     return x;
   double r = __pnacl_atan_ratio((dd_t){ax, 0}, cos_of_asin(ax)).hi;
@@ -117,12 +124,9 @@ double asin(double x) {
 }
 
 double acos(double x) {
-  double ax = __builtin_fabs(x);
-  if (!(ax <= 1)) {
-    if (x == x)
-      errno = EDOM;
-    return (x - x) / (x - x);
-  }
+  double ax = __builtin_fabs(x), nan;
+  if (outside_unit(x, &nan))
+    return nan;
   dd_t a = __pnacl_atan_ratio(cos_of_asin(ax), (dd_t){ax, 0});
   if (x < 0)
     a = dd_add(PI, dd_neg(a));

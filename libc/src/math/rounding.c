@@ -55,6 +55,18 @@ float floorf(float x) { return (float)floor(x); }
 float ceilf(float x) { return (float)ceil(x); }
 float roundf(float x) { return (float)round(x); }
 
+/* Gives a significand (fraction bits m, biased exponent e) its leading bit at bit 52,
+ * subnormals included. */
+static void normalise(uint64_t *m, int *e) {
+  if (*e == 0) {
+    int s = __builtin_clzll(*m) - 11;
+    *m <<= s;
+    *e = 1 - s;
+  } else {
+    *m |= 1ull << 52;
+  }
+}
+
 /* fmod: the exact remainder, by long division of the significands. */
 double fmod(double x, double y) {
   uint64_t bx = dbits(x), by = dbits(y);
@@ -68,21 +80,8 @@ double fmod(double x, double y) {
   if (ax == ay)
     return from_bits(sign);
   uint64_t mx = bx & 0x000fffffffffffffull, my = by & 0x000fffffffffffffull;
-  /* Normalise subnormals: give each significand its leading bit at bit 52. */
-  if (ex == 0) {
-    int s = __builtin_clzll(mx) - 11;
-    mx <<= s;
-    ex = 1 - s;
-  } else {
-    mx |= 1ull << 52;
-  }
-  if (ey == 0) {
-    int s = __builtin_clzll(my) - 11;
-    my <<= s;
-    ey = 1 - s;
-  } else {
-    my |= 1ull << 52;
-  }
+  normalise(&mx, &ex);
+  normalise(&my, &ey);
   for (; ex > ey; ex--) {
     if (mx >= my)
       mx -= my;

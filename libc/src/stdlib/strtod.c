@@ -183,6 +183,26 @@ overflow:
   return inf;
 }
 
+/* An exponent part: `letter` (either case), an optional sign, digits. When there is one,
+ * adds its value (clamped far beyond any double's range) to *exp and returns the end;
+ * otherwise returns p. */
+static const char *parse_exponent(const char *p, char letter, long *exp) {
+  if ((*p | 32) != letter)
+    return p;
+  const char *q = p + 1;
+  int neg = 0;
+  if (*q == '+' || *q == '-')
+    neg = *q++ == '-';
+  if (!isdigit((unsigned char)*q))
+    return p;
+  long e = 0;
+  for (; isdigit((unsigned char)*q); q++)
+    if (e < 100000)
+      e = e * 10 + (*q - '0');
+  *exp += neg ? -e : e;
+  return q;
+}
+
 /* Hexadecimal significand digits (after "0x") with an optional binary exponent. Returns
  * the bits, or sets *end to p when there are no digits. */
 static uint64_t hex_to_bits(const char *p, const char **end, int mant_bits, int exp_bits,
@@ -218,20 +238,7 @@ static uint64_t hex_to_bits(const char *p, const char **end, int mant_bits, int 
     *end = 0;
     return 0;
   }
-  if ((*p | 32) == 'p') {
-    const char *q = p + 1;
-    int neg = 0;
-    if (*q == '+' || *q == '-')
-      neg = *q++ == '-';
-    if (isdigit((unsigned char)*q)) {
-      long e = 0;
-      for (; isdigit((unsigned char)*q); q++)
-        if (e < 100000)
-          e = e * 10 + (*q - '0');
-      exp += neg ? -e : e;
-      p = q;
-    }
-  }
+  p = parse_exponent(p, 'p', &exp);
   *end = p;
   if (m == 0)
     return 0;
@@ -363,20 +370,9 @@ static uint64_t parse_float(const char *s, char **end, int mant_bits, int exp_bi
   }
   if (!any)
     return 0;
-  if ((*p | 32) == 'e') {
-    const char *q = p + 1;
-    int neg = 0;
-    if (*q == '+' || *q == '-')
-      neg = *q++ == '-';
-    if (isdigit((unsigned char)*q)) {
-      long e = 0;
-      for (; isdigit((unsigned char)*q); q++)
-        if (e < 100000)
-          e = e * 10 + (*q - '0');
-      a.dp += (int)(neg ? -e : e);
-      p = q;
-    }
-  }
+  long e10 = 0;
+  p = parse_exponent(p, 'e', &e10);
+  a.dp += (int)e10;
   if (end)
     *end = (char *)p;
   trim(&a);
