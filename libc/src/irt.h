@@ -114,6 +114,21 @@ struct pnacl_irt_clock {
 #define PNACL_MAP_PRIVATE 0x02
 #define PNACL_MAP_ANONYMOUS 0x20
 
+/* On le32 the tables and the structures crossing the IRT are the NaCl ABI's
+ * (runtime-facts §4.3, §4.5). */
+#ifdef __le32__
+_Static_assert(sizeof(struct pnacl_irt_basic) == 24, "nacl-irt-basic-0.1 is 24 bytes");
+_Static_assert(sizeof(struct pnacl_irt_fdio) == 32, "nacl-irt-fdio-0.1 is 32 bytes");
+_Static_assert(sizeof(struct pnacl_irt_dev_fdio_3) == 56, "nacl-irt-dev-fdio-0.3 is 56 bytes");
+_Static_assert(sizeof(struct pnacl_irt_filename) == 64, "nacl-irt-dev-filename-0.3 is 64 bytes");
+_Static_assert(sizeof(struct pnacl_irt_memory_3) == 12, "nacl-irt-memory-0.3 is 12 bytes");
+_Static_assert(sizeof(struct pnacl_irt_memory_2) == 16, "nacl-irt-memory-0.2 is 16 bytes");
+_Static_assert(sizeof(struct pnacl_irt_memory_1) == 12, "nacl-irt-memory-0.1 is 12 bytes");
+_Static_assert(sizeof(struct pnacl_irt_tls) == 8, "nacl-irt-tls-0.1 is 8 bytes");
+_Static_assert(sizeof(struct pnacl_irt_clock) == 8, "nacl-irt-clock_get-0.1 is 8 bytes");
+_Static_assert(sizeof(off_t) == 8, "off_t is 64-bit");
+#endif
+
 /* auxv keys. */
 #define PNACL_AT_NULL 0
 #define PNACL_AT_SYSINFO 32

@@ -6,6 +6,14 @@
 #include <time.h>
 #include "internal.h"
 
+#ifdef __le32__
+/* The NaCl ABI layouts: i64 seconds at 0, a 32-bit field at 8, 16 bytes in all. */
+_Static_assert(sizeof(struct timespec) == 16 && __builtin_offsetof(struct timespec, tv_nsec) == 8,
+               "struct timespec is nacl_abi_timespec");
+_Static_assert(sizeof(struct timeval) == 16 && __builtin_offsetof(struct timeval, tv_usec) == 8,
+               "struct timeval is nacl_abi_timeval");
+#endif
+
 static struct pnacl_irt_clock clock_table;
 static int clock_state; /* 0: not queried yet, 1: present, -1: absent */
 
