@@ -7,58 +7,31 @@
 //! checked function table, and a trap code for every way guest code can fail.
 
 pub mod abi;
+mod clif;
+mod config;
+mod isa;
 mod layout;
 mod link;
 mod sigs;
 mod trampoline;
 mod translate;
 
+pub use config::Config;
 pub use layout::GuestLayout;
 pub use link::CodeMemory;
 pub use sigs::SigTable;
 pub use trampoline::{Trampolines, trampolines};
 
-use abi::{HostFn, TrapKind};
+use abi::TrapKind;
 use cranelift_codegen::control::ControlPlane;
 use cranelift_codegen::ir::UserExternalName;
-use cranelift_codegen::isa::{OwnedTargetIsa, TargetIsa};
-use cranelift_codegen::settings::{self, Configurable};
+use cranelift_codegen::isa::TargetIsa;
 use cranelift_frontend::FunctionBuilderContext;
 use pnacl_bitcode::Module;
 use pnacl_bitcode::abi::{Intrinsic, intrinsic};
 use pnacl_bitcode::ir::{Signature, SsaCheck, ValueId};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
-
-/// Where the runtime put things the code refers to.
-#[derive(Clone, Debug)]
-pub struct Config {
-    /// Host address of guest address 0 (the 4 GiB guest space and a guard follow it).
-    pub mem_base: u64,
-    /// Host address of the function table ([`abi::TableEntry`] entries).
-    pub table_addr: u64,
-    /// Number of table entries.
-    pub table_len: u32,
-    /// Host address of each [`HostFn`], by its number.
-    pub host_fns: Vec<u64>,
-    /// Run Cranelift's IR verifier on every function (slower; for tests). Debug builds
-    /// always do.
-    pub verify: bool,
-}
-
-impl Config {
-    /// Placeholder addresses, for code that is inspected but never run (tests,
-    /// benchmarks, fuzzing): nothing is mapped at them.
-    pub fn unplaced(m: &Module, verify: bool) -> Config {
-        Config {
-            mem_base: 0x1000_0000_0000,
-            table_addr: 0x2000_0000_0000,
-            table_len: m.functions.len() as u32 + 64,
-            host_fns: vec![0x3000_0000; HostFn::ALL.len()],
-            verify,
-        }
-    }
-}
 
 /// A trap site: where translated code traps, why, and in which function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,18 +85,6 @@ pub fn intrinsics(m: &Module) -> Vec<Option<&'static Intrinsic>> {
     (0..m.functions.len() as u32).map(|f| names.get(ValueId(f)).and_then(intrinsic)).collect()
 }
 
-pub(crate) fn isa(optimize: bool, verify: bool) -> Result<OwnedTargetIsa, String> {
-    let mut flags = settings::builder();
-    let set = |f: &mut settings::Builder, k: &str, v: &str| f.set(k, v).map_err(|e| format!("{k}={v}: {e}"));
-    set(&mut flags, "opt_level", if optimize { "speed" } else { "none" })?;
-    set(&mut flags, "enable_verifier", if verify || cfg!(debug_assertions) { "true" } else { "false" })?;
-    set(&mut flags, "enable_probestack", "true")?;
-    set(&mut flags, "probestack_strategy", "inline")?;
-    set(&mut flags, "preserve_frame_pointers", "true")?;
-    let builder = cranelift_native::builder().map_err(|e| format!("unsupported host: {e}"))?;
-    builder.finish(settings::Flags::new(flags)).map_err(|e| e.to_string())
-}
-
 /// Translates every defined function of `m`. `host_sigs` are the signatures of the host
 /// functions the runtime puts in the function table (numbered with the module's).
 pub fn translate(m: &Module, config: &Config, host_sigs: &[Signature]) -> Result<Translation, String> {
@@ -131,8 +92,8 @@ pub fn translate(m: &Module, config: &Config, host_sigs: &[Signature]) -> Result
     let layout = GuestLayout::new(m)?;
     let sigs = SigTable::new(m, host_sigs);
     let intrinsics = intrinsics(m);
-    let fast = isa(true, config.verify)?;
-    let plain = isa(false, config.verify)?;
+    let fast = isa::isa(true, config.verify)?;
+    let plain = isa::isa(false, config.verify)?;
     let env = translate::Env {
         m,
         layout: &layout,

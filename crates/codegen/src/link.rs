@@ -2,7 +2,7 @@
 //! relocations: calls between guest functions (PC-relative) and calls to host helpers
 //! (absolute addresses).
 
-use crate::translate::{NS_GUEST, NS_HOST};
+use crate::clif::{NS_GUEST, NS_HOST};
 use cranelift_codegen::FinalizedMachReloc;
 use cranelift_codegen::FinalizedRelocTarget;
 use cranelift_codegen::binemit::Reloc;

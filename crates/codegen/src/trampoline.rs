@@ -7,8 +7,8 @@
 //! return needs.
 
 use crate::abi::HostFn;
+use crate::clif::{NS_HOST, host_signature};
 use crate::link::{self, CodeMemory, Compiled};
-use crate::translate::{NS_HOST, host_signature};
 use cranelift_codegen::control::ControlPlane;
 use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{
@@ -28,7 +28,7 @@ pub struct Trampolines {
 }
 
 fn build(with_arg: bool, index: u32) -> Result<(Function, cranelift_codegen::isa::OwnedTargetIsa), String> {
-    let isa = crate::isa(false, false)?;
+    let isa = crate::isa::isa(false, false)?;
     let cc = isa.default_call_conv();
     let mut sig = Signature::new(cc);
     sig.params.push(AbiParam::new(I64));

@@ -1,0 +1,18 @@
+//! The Cranelift target: the host's instruction set with pnacl's code-generation settings.
+
+use cranelift_codegen::isa::OwnedTargetIsa;
+use cranelift_codegen::settings::{self, Configurable};
+
+/// The host's target, optimising (`speed`) or not, with Cranelift's IR verifier when
+/// `verify` is set (always in debug builds).
+pub(crate) fn isa(optimize: bool, verify: bool) -> Result<OwnedTargetIsa, String> {
+    let mut flags = settings::builder();
+    let set = |f: &mut settings::Builder, k: &str, v: &str| f.set(k, v).map_err(|e| format!("{k}={v}: {e}"));
+    set(&mut flags, "opt_level", if optimize { "speed" } else { "none" })?;
+    set(&mut flags, "enable_verifier", if verify || cfg!(debug_assertions) { "true" } else { "false" })?;
+    set(&mut flags, "enable_probestack", "true")?;
+    set(&mut flags, "probestack_strategy", "inline")?;
+    set(&mut flags, "preserve_frame_pointers", "true")?;
+    let builder = cranelift_native::builder().map_err(|e| format!("unsupported host: {e}"))?;
+    builder.finish(settings::Flags::new(flags)).map_err(|e| e.to_string())
+}
