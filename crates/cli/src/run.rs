@@ -134,7 +134,7 @@ pub fn run(args: &Args) -> i32 {
         }
     }
     eprintln!("pnacl run: {name}: {error}");
-    EXIT_LOAD_ERROR
+    error.exit_status()
 }
 
 #[cfg(test)]

@@ -99,6 +99,15 @@ fn factorial_example_exits_with_argc_factorial() {
     }
 }
 
+/// PNaCl's `_start` calls `main` with three arguments whatever `main` declares: through its
+/// address, since the counts differ. The example's `main` declares none.
+#[test]
+fn main_without_parameters_example_exits_with_mains_result() {
+    let out = run_example("main_without_parameters", &["a", "b"]);
+    assert_eq!(out.status.code(), Some(42), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty() && out.stdout.is_empty());
+}
+
 #[test]
 fn divide_example_exits_or_traps() {
     let out = run_example("divide", &["x"]);

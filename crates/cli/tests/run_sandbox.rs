@@ -91,6 +91,48 @@ fn calls_through_bad_function_values_trap() {
     assert_trap(&run(&case, dir.path(), "irt_signature", &[]), "indirect call signature mismatch", "@f0");
 }
 
+/// A call through a function's address with more arguments than the function declares
+/// drops the extra ones when the result type is the same (PNaCl's `_start` calls `main`
+/// so); every other mismatch traps, whether the callee is known when translating (its own
+/// address) or only when running (a computed value).
+#[test]
+fn calls_with_extra_arguments_drop_them_and_other_mismatches_trap() {
+    let dir = tempfile::tempdir().unwrap();
+    let inc = Function::helper(
+        "i32",
+        &["i32"],
+        "  function i32 @f2(i32 %p0) {\n    blocks 1;\n    constants {\n      i32:\n        %c0 = i32 1;\n    }\n  %b0:\n    %v0 = add i32 %p0, %c0;\n    ret i32 %v0;\n  }",
+    );
+    // %v0 is @f2's address: computed from %p1 (0) at run time, or @f2 itself.
+    let computed = "%v0 = add i32 @f2, %p1;";
+    let own = "%v0 = add i32 %p1, %p1;";
+    for (address, callee) in [(computed, "%v0"), (own, "@f2")] {
+        let body =
+            format!("  %b0:\n    {address}\n    %v1 = call i32 {callee}(i32 %p0, i32 %p1, i64 %p2);\n    ret i32 %v1;");
+        let rows = [5u32, 0xffff_ffff].map(|x| vec![Val::i32(x), Val::i32(0), Val::i64(9)]).to_vec();
+        let case =
+            Case::new(&[Ty::I32, Ty::I32, Ty::I64], Ty::I32, &[], &body).inputs(rows).functions(vec![inc.clone()]);
+        case.check(dir.path(), &format!("extra_{callee}"), |row| {
+            Val::i32(u32::from_le_bytes(row[0].as_bytes()[..4].try_into().unwrap()).wrapping_add(1))
+        });
+        for (i, call) in [
+            "%v1 = call i32 CALLEE();\n    %v2 = add i32 %v1, %v1;",
+            "%v1 = call i32 CALLEE(i64 %p2, i32 %p0);\n    %v2 = add i32 %v1, %v1;",
+            "%v1 = call float CALLEE(i32 %p0, i32 %p1);\n    %v2 = fptosi float %v1 to i32;",
+            "call void CALLEE(i32 %p0, i32 %p1);\n    %v1 = add i32 %p0, %p0;\n    %v2 = add i32 %v1, %v1;",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let body = format!("  %b0:\n    {address}\n    {}\n    ret i32 %v2;", call.replace("CALLEE", callee));
+            let case = trap_case(&[Ty::I32, Ty::I32, Ty::I64], &[], &body, vec![Val::i32(1), Val::i32(0), Val::i64(2)])
+                .functions(vec![inc.clone()]);
+            let out = run(&case, dir.path(), &format!("mismatch{i}_{}", callee.trim_start_matches(['@', '%'])), &[]);
+            assert_trap(&out, "indirect call signature mismatch", "@f0");
+        }
+    }
+}
+
 #[test]
 fn infinite_recursion_exhausts_the_call_stack() {
     let dir = tempfile::tempdir().unwrap();
@@ -302,17 +344,30 @@ fn files_outside_the_dir_options_are_unreachable() {
     assert!(!outside.exists(), "no file was created outside --dir");
 }
 
+/// Every browser pexe of the corpus is refused with status 126, before translation (the
+/// time it takes is in `scripts/bench run`).
 #[test]
 fn browser_pexes_are_refused_cleanly() {
-    let out = Command::new(pnacl_binary())
-        .current_dir(corpus_dir())
-        .args(["run", "ppapi/hello_tutorial.pexe"])
-        .output()
-        .expect("run pnacl");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(126), "stderr: {stderr}");
-    assert!(stderr.contains("browser (PPAPI) application"), "{stderr}");
-    assert!(out.stdout.is_empty());
+    let browser: Vec<_> = pnacl_testutil::pexes().into_iter().filter(|p| p.kind == "ppapi").collect();
+    assert_eq!(browser.len(), 12);
+    for pexe in browser {
+        let out = Command::new(pnacl_binary())
+            .current_dir(corpus_dir())
+            .args(["run", &pexe.file])
+            .output()
+            .expect("run pnacl");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(126), "{}: stderr: {stderr}", pexe.file);
+        assert_eq!(
+            stderr,
+            format!(
+                "pnacl run: {}: a browser (PPAPI) application: it uses the nacl-irt-ppapihook interface. pnacl \
+                 runs command-line pexes only.\n",
+                pexe.file
+            )
+        );
+        assert!(out.stdout.is_empty());
+    }
 }
 
 #[test]

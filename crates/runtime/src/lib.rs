@@ -29,6 +29,7 @@ mod thread;
 
 pub use errno::Errno;
 pub use fs::Preopen;
+pub use irt::interfaces::is_browser_program;
 pub use memory::GuestMemory;
 pub use options::Options;
 pub use status::{EXIT_LOAD_ERROR, EXIT_TRAP, EXIT_UNSUPPORTED, LoadError};

@@ -43,6 +43,10 @@ fn entry_point(m: &Module) -> Result<u32, LoadError> {
 
 /// Loads `m` and runs it; returns only on a load error.
 pub(crate) fn start(m: &Module, options: Options) -> Result<Infallible, LoadError> {
+    // Refused before anything costly: a browser program would only ask for its interface.
+    if irt::interfaces::is_browser_program(m) {
+        return Err(LoadError::Browser);
+    }
     let diagnostics = pnacl_verify::verify(m);
     if !diagnostics.is_empty() {
         return Err(LoadError::NotAbiClean(diagnostics));

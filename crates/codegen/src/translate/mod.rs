@@ -26,9 +26,9 @@ mod vectors;
 
 use crate::abi::{self, HostFn, TrapKind};
 use crate::clif::{NS_GUEST, clif_type, guest_signature};
-use crate::sigs::SigTable;
 use crate::config::Config;
 use crate::layout::GuestLayout;
+use crate::sigs::SigTable;
 use cranelift_codegen::ir::immediates::Offset32;
 use cranelift_codegen::ir::types::*;
 use cranelift_codegen::ir::{
@@ -402,20 +402,9 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
                 match indirect_ret {
                     None => match self.intrinsic(callee) {
                         Some(intr) => self.intrinsic_call(intr, &args)?,
-                        None => {
-                            let f = self.func_ref(callee.0);
-                            let mut a = vec![self.vmctx()];
-                            for &v in &args {
-                                a.push(self.get(v)?);
-                            }
-                            let call = self.b.ins().call(f, &a);
-                            self.b.inst_results(call).first().copied()
-                        }
+                        None => self.direct_call(callee.0, &args)?,
                     },
-                    Some(ret) => {
-                        let c = self.get(callee)?;
-                        self.indirect_call(c, ret, &args)?
-                    }
+                    Some(ret) => self.indirect_call(callee, ret, &args)?,
                 }
             }
         };

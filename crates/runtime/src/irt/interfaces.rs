@@ -1,6 +1,8 @@
 //! The IRT's interfaces: their names, and which host function fills each slot of their
 //! tables. Names, table sizes and slot orders follow the NaCl headers exactly.
 
+use pnacl_bitcode::Module;
+use pnacl_bitcode::ir::Init;
 use pnacl_codegen::abi;
 
 const FDIO: &[&str] = &["close", "dup", "dup2", "read", "write", "seek", "fstat", "getdents"];
@@ -62,6 +64,15 @@ pub(crate) const INTERFACES: &[(&str, &[&str])] = &[
 
 /// Interfaces only browser (PPAPI) programs query.
 pub(crate) const PPAPI_PREFIX: &[u8] = b"nacl-irt-ppapihook";
+
+/// True if `m` is a browser (PPAPI) program: the name of the PPAPI hook interface, which it
+/// would ask the IRT for, is among its global data. Every browser pexe of the corpus has it;
+/// no command-line pexe does.
+pub fn is_browser_program(m: &Module) -> bool {
+    m.globals.iter().any(|g| {
+        g.inits.iter().any(|i| matches!(i, Init::Data(d) if d.windows(PPAPI_PREFIX.len()).any(|w| w == PPAPI_PREFIX)))
+    })
+}
 
 /// The query function's data: each interface's table, as guest function values.
 pub(crate) struct Irt {
