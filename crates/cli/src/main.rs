@@ -2,7 +2,9 @@
 
 mod analyze;
 mod asm;
+mod cache;
 mod check;
+mod compile;
 mod dis;
 mod names;
 mod output;
@@ -33,6 +35,10 @@ enum Command {
     Asm(asm::Args),
     /// Translate a command-line pexe to native code and run it in a sandbox.
     Run(run::Args),
+    /// Translate a pexe ahead of time into an image (.pnaclo) that `run` runs.
+    Compile(compile::Args),
+    /// Inspect or clean the translation cache of `run`.
+    Cache(cache::Args),
 }
 
 fn main() {
@@ -44,6 +50,8 @@ fn main() {
         Command::Dis(a) => dis::run(a),
         Command::Check(a) => check::run(a),
         Command::Run(a) => run::run(a),
+        Command::Compile(a) => compile::run(a),
+        Command::Cache(a) => cache::run(a),
     };
     std::process::exit(status);
 }

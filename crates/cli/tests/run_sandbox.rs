@@ -5,9 +5,9 @@
 //! messages name `@f0` (test functions have no symbol-table names).
 
 use pnacl_testutil::guest::{Case, Function, Ty, Val};
-use pnacl_testutil::{corpus_dir, pnacl_binary};
+use pnacl_testutil::{corpus_dir, pnacl_command};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const EXIT_TRAP: i32 = 134;
 
@@ -15,7 +15,7 @@ const EXIT_TRAP: i32 = 134;
 fn run(case: &Case, dir: &Path, name: &str, flags: &[&str]) -> Output {
     let path = dir.join(format!("{name}.pnaclasm"));
     std::fs::write(&path, case.module()).unwrap();
-    Command::new(pnacl_binary()).arg("run").args(flags).arg(&path).output().expect("run pnacl")
+    pnacl_command().arg("run").args(flags).arg(&path).output().expect("run pnacl")
 }
 
 /// Asserts that the program trapped with exactly this message.
@@ -351,11 +351,7 @@ fn browser_pexes_are_refused_cleanly() {
     let browser: Vec<_> = pnacl_testutil::pexes().into_iter().filter(|p| p.kind == "ppapi").collect();
     assert_eq!(browser.len(), 12);
     for pexe in browser {
-        let out = Command::new(pnacl_binary())
-            .current_dir(corpus_dir())
-            .args(["run", &pexe.file])
-            .output()
-            .expect("run pnacl");
+        let out = pnacl_command().current_dir(corpus_dir()).args(["run", &pexe.file]).output().expect("run pnacl");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(126), "{}: stderr: {stderr}", pexe.file);
         assert_eq!(

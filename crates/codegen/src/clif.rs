@@ -12,6 +12,25 @@ use pnacl_bitcode::ir::Ty;
 pub(crate) const NS_GUEST: u32 = 0;
 /// External-name namespace of host helpers (index: [`HostFn`]).
 pub(crate) const NS_HOST: u32 = 1;
+/// External-name namespace of the runtime's data (index: [`RuntimeSymbol`]).
+pub(crate) const NS_RUNTIME: u32 = 2;
+
+/// Runtime data whose address translated code uses: relocated when the code is loaded, so
+/// that a translation does not depend on where the process put them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RuntimeSymbol {
+    /// Guest address 0.
+    MemoryBase = 0,
+    /// The function table.
+    FunctionTable = 1,
+}
+
+impl RuntimeSymbol {
+    /// The symbol numbered `index`.
+    pub fn from_index(index: u32) -> Option<RuntimeSymbol> {
+        [RuntimeSymbol::MemoryBase, RuntimeSymbol::FunctionTable].get(index as usize).copied()
+    }
+}
 
 /// The Cranelift type of a PNaCl type (`i1` is a byte holding 0 or 1; `i1` vectors are
 /// lane masks of all ones or zeros).

@@ -1,6 +1,7 @@
 //! Where the runtime put the things translated code refers to.
 
 use crate::abi::HostFn;
+use crate::link::Addresses;
 use pnacl_bitcode::Module;
 
 /// Where the runtime put things the code refers to.
@@ -30,5 +31,10 @@ impl Config {
             host_fns: vec![0x3000_0000; HostFn::ALL.len()],
             verify,
         }
+    }
+
+    /// The addresses relocations receive.
+    pub fn addresses(&self) -> Addresses {
+        Addresses { mem_base: self.mem_base, table_addr: self.table_addr, host_fns: self.host_fns.clone() }
     }
 }

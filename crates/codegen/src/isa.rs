@@ -16,3 +16,15 @@ pub(crate) fn isa(optimize: bool, verify: bool) -> Result<OwnedTargetIsa, String
     let builder = cranelift_native::builder().map_err(|e| format!("unsupported host: {e}"))?;
     builder.finish(settings::Flags::new(flags)).map_err(|e| e.to_string())
 }
+
+/// What code translated on this host assumes of the processor: the target triple and every
+/// instruction-set flag Cranelift detected, as `name=value` pairs. A translation made
+/// elsewhere runs here only if this is the same.
+pub fn target_features() -> Result<String, String> {
+    let isa = isa(true, false)?;
+    let mut out = isa.triple().to_string();
+    for v in isa.isa_flags() {
+        out.push_str(&format!(",{}={}", v.name, v.value_string()));
+    }
+    Ok(out)
+}

@@ -96,13 +96,21 @@ impl Instance {
         let (_, peak_guest) = self.memory.usage();
         let mut err = std::io::stderr().lock();
         let kb_per_s = self.bitcode_bytes as f64 / 1000.0 / self.translation_time.as_secs_f64().max(1e-9);
+        let translation = if self.options.loaded {
+            format!("loaded (translated earlier in {:.1} ms)", self.translation_time.as_secs_f64() * 1e3)
+        } else {
+            format!("{:.1} ms", self.translation_time.as_secs_f64() * 1e3)
+        };
         let _ = writeln!(
             err,
-            "pnacl: stats: translation {:.1} ms ({} functions, {} bytes of code{}), start-up {:.1} ms",
-            self.translation_time.as_secs_f64() * 1e3,
+            "pnacl: stats: translation {translation} ({} functions, {} bytes of code{}), start-up {:.1} ms",
             functions,
             self.translation.code.len(),
-            if self.bitcode_bytes > 0 { format!(", {kb_per_s:.0} KB of bitcode/s") } else { String::new() },
+            if self.bitcode_bytes > 0 && !self.options.loaded {
+                format!(", {kb_per_s:.0} KB of bitcode/s")
+            } else {
+                String::new()
+            },
             (total - run.unwrap_or_default()).as_secs_f64() * 1e3,
         );
         let _ = writeln!(

@@ -1,6 +1,7 @@
 //! The sandbox that runs translated pexes.
 //!
-//! [`run`] translates a module with [`pnacl_codegen`], lays out guest memory (the null
+//! An [`Image`] is a module translated with [`pnacl_codegen`] (by [`Image::compile`], or
+//! read back from a `.pnaclo` file). [`run`] loads one, lays out guest memory (the null
 //! page, the globals, the `mmap` heap, the main thread's stack with the startup block on
 //! top), fills the function table (the module's functions, then the IRT's), installs the
 //! trap handler and calls `_start` on a host thread of its own. The guest then lives on its
@@ -14,6 +15,7 @@
 mod errno;
 mod fs;
 mod host;
+mod image;
 mod instance;
 mod irt;
 mod jmpbuf;
@@ -29,20 +31,18 @@ mod thread;
 
 pub use errno::Errno;
 pub use fs::Preopen;
+pub use image::Image;
+pub use image::encoding::{BUILD_ID, Header, ImageError, MAGIC, VERSION};
 pub use irt::interfaces::is_browser_program;
 pub use memory::GuestMemory;
 pub use options::Options;
 pub use status::{EXIT_LOAD_ERROR, EXIT_TRAP, EXIT_UNSUPPORTED, LoadError};
 
-use pnacl_bitcode::Module;
-
-/// Runs `module`: returns only if it cannot be started. Otherwise the process ends with
-/// the guest's exit status, or [`EXIT_TRAP`] / [`EXIT_UNSUPPORTED`] with a message.
-///
-/// The module is checked with the ABI verifier first (the translator relies on its rules)
-/// and refused with its diagnostics if it breaks any.
-pub fn run(module: &Module, options: Options) -> LoadError {
-    match process::start(module, options) {
+/// Runs `image`: returns only if it cannot be started. Otherwise the process ends with
+/// the guest's exit status, or [`EXIT_TRAP`] / [`EXIT_UNSUPPORTED`] with a message. A
+/// browser program is refused first, before anything is set up.
+pub fn run(image: &Image, options: Options) -> LoadError {
+    match process::start(image, options) {
         Ok(never) => match never {},
         Err(e) => e,
     }

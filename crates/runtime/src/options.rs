@@ -18,8 +18,9 @@ pub struct Options {
     pub stats: bool,
     /// When the process started (for the statistics).
     pub started: Instant,
-    /// Size of the bitcode (for the statistics).
-    pub bitcode_size: usize,
+    /// The image was loaded from a file (the translation cache or `pnacl compile`), not
+    /// translated by this process (for the statistics).
+    pub loaded: bool,
     /// Write `/tmp/perf-PID.map`, so that `perf` can name translated functions.
     pub perf_map: bool,
 }
@@ -33,7 +34,7 @@ impl Default for Options {
             max_memory: u64::MAX,
             stats: false,
             started: Instant::now(),
-            bitcode_size: 0,
+            loaded: false,
             perf_map: false,
         }
     }

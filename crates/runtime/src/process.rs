@@ -4,90 +4,52 @@
 //! other module of the runtime is one of its parts; none of them depends on this one.
 
 use crate::fs::Files;
+use crate::image::Image;
 use crate::instance::{self, Instance};
 use crate::irt::{self, interfaces::Irt};
 use crate::memory::GuestMemory;
 use crate::options::Options;
 use crate::status::LoadError;
 use crate::{host, signals, startup, thread};
-use pnacl_bitcode::Module;
-use pnacl_bitcode::ir::{Linkage, Ty, ValueId};
 use pnacl_codegen::abi::{self, TableEntry, memory};
-use pnacl_codegen::{Config, Translation};
+use pnacl_codegen::{Addresses, Translation};
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize};
 
-/// The name of module function `f` in messages.
-fn function_name(m: &Module, f: u32) -> String {
-    match m.names().get(ValueId(f)) {
-        Some(n) => String::from_utf8_lossy(n).into_owned(),
-        None => format!("@f{f}"),
-    }
-}
-
-/// The function `_start`: the one defined function with external linkage.
-fn entry_point(m: &Module) -> Result<u32, LoadError> {
-    let mut entries = m
-        .functions
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| f.linkage == Linkage::External && f.body.is_some())
-        .map(|(i, _)| i as u32);
-    let f = entries.next().ok_or_else(|| LoadError::Other("the module defines no entry point (_start)".into()))?;
-    let sig = m.signature(f);
-    if sig.params != [Ty::I32] {
-        return Err(LoadError::Other(format!("the entry point {} does not take one i32", function_name(m, f))));
-    }
-    Ok(f)
-}
-
-/// Loads `m` and runs it; returns only on a load error.
-pub(crate) fn start(m: &Module, options: Options) -> Result<Infallible, LoadError> {
+/// Loads `image` and runs it; returns only on a load error.
+pub(crate) fn start(image: &Image, options: Options) -> Result<Infallible, LoadError> {
     // Refused before anything costly: a browser program would only ask for its interface.
-    if irt::interfaces::is_browser_program(m) {
+    if image.browser {
         return Err(LoadError::Browser);
     }
-    let diagnostics = pnacl_verify::verify(m);
-    if !diagnostics.is_empty() {
-        return Err(LoadError::NotAbiClean(diagnostics));
-    }
-    let entry = entry_point(m)?;
+    let entry = image.entry;
     let memory = GuestMemory::reserve(options.max_memory)?;
     let host = irt::functions();
-    let module_functions = m.functions.len();
+    let module_functions = image.names.len();
+    // The image was validated: its table length is 1 + functions + IRT functions.
     let mut table = vec![TableEntry { code: 0, sig: abi::NO_SIGNATURE, _pad: 0 }; 1 + module_functions + host.len()]
         .into_boxed_slice();
-    let config = Config {
-        mem_base: memory.base(),
-        table_addr: table.as_ptr() as u64,
-        table_len: table.len() as u32,
-        host_fns: host::addresses(),
-        verify: false,
-    };
-    let host_sigs: Vec<_> = host.iter().map(|h| h.signature()).collect();
-    let translation = pnacl_codegen::translate(m, &config, &host_sigs)?;
-    for (f, code) in translation.functions.iter().enumerate() {
+    let addresses =
+        Addresses { mem_base: memory.base(), table_addr: table.as_ptr() as u64, host_fns: host::addresses() };
+    let translation = image.object.link(&addresses)?;
+    for (f, (code, &sig)) in translation.functions.iter().zip(&image.function_sigs).enumerate() {
         if let Some(code) = code {
-            let sig = m.signature(f as u32);
-            let id = translation.sigs.id(sig.ret, &sig.params).unwrap_or(abi::NO_SIGNATURE);
-            table[abi::function_table_index(f as u32) as usize] = TableEntry { code: code.start, sig: id, _pad: 0 };
+            table[abi::function_table_index(f as u32) as usize] = TableEntry { code: code.start, sig, _pad: 0 };
         }
     }
-    for (i, h) in host.iter().enumerate() {
-        let s = h.signature();
-        let id = translation.sigs.id(s.ret, &s.params).unwrap_or(abi::NO_SIGNATURE);
-        table[1 + module_functions + i] = TableEntry { code: h.code as u64, sig: id, _pad: 0 };
+    for (i, (h, &sig)) in host.iter().zip(&image.host_sigs).enumerate() {
+        table[1 + module_functions + i] = TableEntry { code: h.code as u64, sig, _pad: 0 };
     }
     let host_names: Vec<&str> = host.iter().map(|h| h.name).collect();
     let irt = Irt::new(&host_names, 1 + module_functions as u32);
 
     // Globals, then the heap, then the main thread's stack with the startup block on top.
     let layout = &translation.layout;
-    let data = layout.initial_data(m);
+    let data = &image.data;
     let globals_end = align_page(u64::from(layout.data_end)) as u32;
     if globals_end > memory::GLOBALS_START {
         memory.map_fixed(memory::GLOBALS_START, globals_end - memory::GLOBALS_START)?;
-        memory.write(memory::GLOBALS_START, &data).map_err(|e| format!("cannot write globals: errno {}", e.0))?;
+        memory.write(memory::GLOBALS_START, data).map_err(|e| format!("cannot write globals: errno {}", e.0))?;
         if layout.constants_start < globals_end {
             memory.seal(layout.constants_start, globals_end - layout.constants_start)?;
         }
@@ -99,9 +61,9 @@ pub(crate) fn start(m: &Module, options: Options) -> Result<Infallible, LoadErro
     let startup = startup::Block::new(&options.args, &options.env, query);
     let startup_addr = startup.place(&memory, memory::MAIN_STACK_TOP)?;
 
-    let trampolines = pnacl_codegen::trampolines(&config.host_fns)?;
+    let trampolines = pnacl_codegen::trampolines(&addresses.host_fns)?;
     let files = Files::new(&options.dirs)?;
-    let names: Vec<String> = (0..module_functions as u32).map(|f| function_name(m, f)).collect();
+    let names = image.names.clone();
     if options.perf_map {
         write_perf_map(&translation, &names);
     }
@@ -117,7 +79,7 @@ pub(crate) fn start(m: &Module, options: Options) -> Result<Infallible, LoadErro
         threads: AtomicUsize::new(1),
         running_since: AtomicPtr::new(std::ptr::null_mut()),
         translation_time,
-        bitcode_bytes: options.bitcode_size,
+        bitcode_bytes: image.bitcode_size as usize,
         options,
         exiting: AtomicBool::new(false),
     });

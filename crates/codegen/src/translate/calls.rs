@@ -4,7 +4,7 @@
 use super::Translator;
 use super::flags::trusted;
 use crate::abi::{self, HostFn, TrapKind};
-use crate::clif::{NS_GUEST, NS_HOST, clif_type, guest_signature, host_signature};
+use crate::clif::{NS_GUEST, NS_HOST, RuntimeSymbol, clif_type, guest_signature, host_signature};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::*;
 use cranelift_codegen::ir::{
@@ -150,16 +150,15 @@ impl Translator<'_, '_, '_> {
     /// The host address of the table entry a guest function value designates, trapping
     /// unless it is a table index shifted left, for an index in 1..len.
     fn table_entry(&mut self, callee: Value) -> Value {
-        let config = self.env.config;
         let low = self.b.ins().band_imm_s(callee, (1 << abi::FUNCTION_VALUE_SHIFT) - 1);
         self.b.ins().trapnz(low, TrapKind::BadCallTarget.code());
         let index = self.b.ins().ushr_imm_s(callee, i64::from(abi::FUNCTION_VALUE_SHIFT));
         let from1 = self.b.ins().iadd_imm_s(index, -1);
-        let inside = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, from1, i64::from(config.table_len) - 1);
+        let inside = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, from1, i64::from(self.env.table_len) - 1);
         self.b.ins().trapz(inside, TrapKind::BadCallTarget.code());
         let index64 = self.b.ins().uextend(I64, index);
         let offset = self.b.ins().ishl_imm_s(index64, i64::from(abi::ENTRY_SHIFT));
-        let table = self.b.ins().iconst(I64, config.table_addr as i64);
+        let table = self.runtime_address(RuntimeSymbol::FunctionTable);
         self.b.ins().iadd(table, offset)
     }
 

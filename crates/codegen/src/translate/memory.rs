@@ -5,9 +5,11 @@
 use super::Translator;
 use super::flags::trusted;
 use crate::abi::{self, TrapKind};
+use crate::clif::{NS_RUNTIME, RuntimeSymbol};
 use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::immediates::Imm64;
 use cranelift_codegen::ir::types::*;
-use cranelift_codegen::ir::{InstBuilder, Value};
+use cranelift_codegen::ir::{ExternalName, GlobalValueData, InstBuilder, UserExternalName, Value};
 use pnacl_bitcode::ir::{Inst, ValueId};
 
 impl Translator<'_, '_, '_> {
@@ -76,8 +78,27 @@ impl Translator<'_, '_, '_> {
     pub(super) fn base(&mut self) -> Value {
         match self.mem_base {
             Some(b) if !self.setjmp_mode => b,
-            _ => self.b.ins().iconst(I64, self.env.config.mem_base as i64),
+            _ => self.runtime_address(RuntimeSymbol::MemoryBase),
         }
+    }
+
+    /// The host address of runtime data (relocated when the code is loaded).
+    pub(super) fn runtime_address(&mut self, symbol: RuntimeSymbol) -> Value {
+        let gv = match self.runtime_symbols[symbol as usize] {
+            Some(gv) => gv,
+            None => {
+                let name = self.b.func.declare_imported_user_function(UserExternalName::new(NS_RUNTIME, symbol as u32));
+                let gv = self.b.create_global_value(GlobalValueData::Symbol {
+                    name: ExternalName::user(name),
+                    offset: Imm64::new(0),
+                    colocated: false,
+                    tls: false,
+                });
+                self.runtime_symbols[symbol as usize] = Some(gv);
+                gv
+            }
+        };
+        self.b.ins().symbol_value(I64, gv)
     }
 
     pub(super) fn atomic_addr(&mut self, p: Value) -> Value {

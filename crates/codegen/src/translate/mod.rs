@@ -25,14 +25,13 @@ mod values;
 mod vectors;
 
 use crate::abi::{self, HostFn, TrapKind};
-use crate::clif::{NS_GUEST, clif_type, guest_signature};
-use crate::config::Config;
+use crate::clif::{NS_GUEST, RuntimeSymbol, clif_type, guest_signature};
 use crate::layout::GuestLayout;
 use crate::sigs::SigTable;
 use cranelift_codegen::ir::immediates::Offset32;
 use cranelift_codegen::ir::types::*;
 use cranelift_codegen::ir::{
-    Block, FuncRef, Function, GlobalValueData, InstBuilder, SigRef, StackSlot, UserFuncName, Value,
+    Block, FuncRef, Function, GlobalValue, GlobalValueData, InstBuilder, SigRef, StackSlot, UserFuncName, Value,
 };
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
@@ -48,7 +47,8 @@ pub(crate) struct Env<'a> {
     pub layout: &'a GuestLayout,
     pub sigs: &'a SigTable,
     pub intrinsics: &'a [Option<&'static Intrinsic>],
-    pub config: &'a Config,
+    /// Number of function table entries.
+    pub table_len: u32,
     pub call_conv: CallConv,
     pub frontend: cranelift_codegen::isa::TargetFrontendConfig,
 }
@@ -130,6 +130,8 @@ struct Translator<'e, 'a, 'b> {
     hosts: HashMap<HostFn, FuncRef>,
     sigrefs: HashMap<(Ty, Vec<Ty>), SigRef>,
     mem_base: Option<Value>,
+    /// The global value of each [`RuntimeSymbol`] the function uses.
+    runtime_symbols: [Option<GlobalValue>; 2],
     /// The entry block's allocas already allocated by the prologue (instruction indices).
     static_allocas: Vec<usize>,
 }
@@ -192,6 +194,7 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
             hosts: HashMap::new(),
             sigrefs: HashMap::new(),
             mem_base: None,
+            runtime_symbols: [None; 2],
             static_allocas: Vec::new(),
         }
     }
@@ -268,7 +271,7 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
             self.static_frame();
         }
         if !self.setjmp_mode {
-            self.mem_base = Some(self.b.ins().iconst(I64, self.env.config.mem_base as i64));
+            self.mem_base = Some(self.runtime_address(RuntimeSymbol::MemoryBase));
         }
         if !self.setjmp_mode {
             for i in 0..self.body.constants.len() {
