@@ -115,6 +115,9 @@ struct Translator<'e, 'a, 'b> {
     setjmp_mode: bool,
     /// The local value each instruction defines.
     results: Vec<Option<u32>>,
+    /// The instruction that defines each local value (`u32::MAX` for parameters and
+    /// constants).
+    defs: Vec<u32>,
     /// The Cranelift block of each reachable basic block.
     blocks: Vec<Option<Block>>,
     /// The function's entry block (the prologue).
@@ -164,10 +167,14 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
         });
         b.func.stack_limit = Some(limit);
         let mut results = vec![None; body.insts.len()];
+        let mut defs = vec![u32::MAX; locals];
         let mut next = space.first_inst() - fg;
         for (i, inst) in body.insts.iter().enumerate() {
             if env.m.defines_value(inst) {
                 results[i] = Some(next);
+                if let Some(d) = defs.get_mut(next as usize) {
+                    *d = i as u32;
+                }
                 next += 1;
             }
         }
@@ -183,6 +190,7 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
             slots: vec![None; locals],
             setjmp_mode,
             results,
+            defs,
             blocks: vec![None; body.num_blocks as usize],
             entry,
             vmctx,
@@ -383,11 +391,10 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
                 None
             }
             Inst::CondBr { cond, on_true, on_false } => {
-                let c = self.get(cond)?;
                 let ta = self.edge_args(k, on_true)?;
                 let fa = self.edge_args(k, on_false)?;
                 let (tb, fb) = (self.target(on_true)?, self.target(on_false)?);
-                self.b.ins().brif(c, tb, &ta, fb, &fa);
+                self.cond_branch(cond, (tb, &ta), (fb, &fa))?;
                 None
             }
             Inst::Switch { ty, cond, cases } => {
