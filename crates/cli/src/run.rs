@@ -3,6 +3,7 @@
 
 use crate::cache::{Cache, Lookup};
 use pnacl_bitcode::{Module, ReadOptions, read_parallel};
+use pnacl_codegen::Tier;
 use pnacl_runtime::{EXIT_LOAD_ERROR, Image, LoadError, MAGIC, Options, Preopen, is_browser_program};
 use std::ffi::OsString;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
@@ -46,6 +47,10 @@ pub struct Args {
     /// Translate the pexe even if the cache has its translation, and do not cache it.
     #[arg(long)]
     pub no_cache: bool,
+    /// If the pexe must be translated, use the baseline tier (about twice as fast to
+    /// translate, code up to twice as slow), and do not cache the result.
+    #[arg(long)]
+    pub baseline: bool,
 }
 
 /// Parses `123`, `64K`, `512M`, `2G` (binary multiples).
@@ -166,11 +171,12 @@ fn image(args: &Args, bytes: Vec<u8>) -> Result<(Image, bool), (String, i32)> {
         return Err((LoadError::Browser.to_string(), LoadError::Browser.exit_status()));
     }
     let name = args.file.display().to_string();
-    let image = Image::compile(&module, &bitcode).map_err(|e| {
+    let tier = if args.baseline { Tier::Baseline } else { Tier::Optimizing };
+    let image = Image::compile(&module, &bitcode, tier).map_err(|e| {
         let status = e.exit_status();
         (report_load_error(&name, &module, e), status)
     })?;
-    if let Some(s) = slot
+    if let Some(s) = slot.filter(|_| tier == Tier::Optimizing)
         && let Err(e) = s.cache.store(&s.path, &image.to_bytes(&s.target, &s.key))
     {
         eprintln!("pnacl run: warning: the translation is not cached: {e}");

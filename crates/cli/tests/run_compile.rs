@@ -1,5 +1,5 @@
 //! `pnacl compile`, images (`.pnaclo`) and the translation cache of `pnacl run`: running
-//! an image gives what running its pexe gives; stale, foreign and changed images are
+//! an image gives what running its pexe gives (and so does the baseline tier); stale, foreign and changed images are
 //! refused; broken cache entries are rebuilt; concurrent runs share one entry.
 //!
 //! Every command here gets a cache directory of its own (`XDG_CACHE_HOME` in a temporary
@@ -62,6 +62,13 @@ fn compile_then_run_equals_run_for_every_run_case() {
         let compiled = run(images.path(), &[]);
         let name = format!("{} {}", case.file, case.args.join(" "));
         assert_eq!(direct.status.code(), Some(case.expected_exit), "{name}: {}", text(&direct.stderr));
+        // The baseline tier gives the same too.
+        let baseline = run(&corpus, &["--no-cache", "--baseline"]);
+        assert_eq!(
+            (baseline.status.code(), &baseline.stdout, &baseline.stderr),
+            (direct.status.code(), &direct.stdout, &direct.stderr),
+            "{name}: baseline tier"
+        );
         if (compiled.status.code(), &compiled.stdout, &compiled.stderr)
             != (direct.status.code(), &direct.stdout, &direct.stderr)
         {

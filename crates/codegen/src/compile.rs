@@ -2,7 +2,7 @@
 //! parallel on all cores, then assembled into one [`Object`].
 
 use crate::abi::TrapKind;
-use crate::isa;
+use crate::isa::{self, Tier};
 use crate::layout::GuestLayout;
 use crate::link::{self, Compiled};
 use crate::object::{CodeRange, Object};
@@ -29,13 +29,19 @@ pub fn intrinsics(m: &Module) -> Vec<Option<&'static Intrinsic>> {
 /// of function table entries; `host_sigs` are the signatures of the host functions the
 /// runtime puts in the table (numbered with the module's). `verify` runs Cranelift's IR
 /// verifier on every function (slower; for tests; debug builds always do).
-pub fn compile(m: &Module, table_len: u32, verify: bool, host_sigs: &[Signature]) -> Result<Object, String> {
+pub fn compile(
+    m: &Module,
+    table_len: u32,
+    tier: Tier,
+    verify: bool,
+    host_sigs: &[Signature],
+) -> Result<Object, String> {
     let started = Instant::now();
     let layout = GuestLayout::new(m)?;
     let sigs = SigTable::new(m, host_sigs);
     let intrinsics = intrinsics(m);
-    let fast = isa::isa(true, verify)?;
-    let plain = isa::isa(false, verify)?;
+    let fast = isa::isa(true, tier, verify)?;
+    let plain = isa::isa(false, tier, verify)?;
     let env = translate::Env {
         m,
         layout: &layout,
@@ -97,6 +103,7 @@ pub fn compile(m: &Module, table_len: u32, verify: bool, host_sigs: &[Signature]
         traps,
         relocs: assembled.relocs,
         table_len,
+        tier,
         layout,
         sigs,
         time: started.elapsed(),

@@ -23,7 +23,7 @@ mod translation;
 
 pub use compile::{compile, intrinsics};
 pub use config::Config;
-pub use isa::target_features;
+pub use isa::{Tier, target_features};
 pub use layout::GuestLayout;
 pub use link::{AbsReloc, Addresses, CodeMemory, RelocTarget};
 pub use object::{CodeRange, Object};
@@ -38,6 +38,6 @@ use pnacl_bitcode::ir::Signature;
 /// gives. `host_sigs` are the signatures of the host functions the runtime puts in the
 /// function table (numbered with the module's).
 pub fn translate(m: &Module, config: &Config, host_sigs: &[Signature]) -> Result<Translation, String> {
-    let object = compile(m, config.table_len, config.verify, host_sigs)?;
+    let object = compile(m, config.table_len, Tier::Optimizing, config.verify, host_sigs)?;
     object.link(&config.addresses())
 }

@@ -3,6 +3,7 @@
 //! signature ids it was translated against. It is what `pnacl compile` writes to a file.
 
 use crate::abi::TrapKind;
+use crate::isa::Tier;
 use crate::layout::GuestLayout;
 use crate::link::{self, AbsReloc, Addresses};
 use crate::sigs::SigTable;
@@ -31,6 +32,8 @@ pub struct Object {
     pub relocs: Vec<AbsReloc>,
     /// The function table length the code checks indirect calls against.
     pub table_len: u32,
+    /// How it was translated.
+    pub tier: Tier,
     /// Where globals are.
     pub layout: GuestLayout,
     /// Signature ids, as the code compares them.

@@ -28,7 +28,7 @@ pub struct Trampolines {
 }
 
 fn build(with_arg: bool, index: u32) -> Result<(Function, cranelift_codegen::isa::OwnedTargetIsa), String> {
-    let isa = crate::isa::isa(false, false)?;
+    let isa = crate::isa::isa(false, crate::isa::Tier::Optimizing, false)?;
     let cc = isa.default_call_conv();
     let mut sig = Signature::new(cc);
     sig.params.push(AbiParam::new(I64));

@@ -5,7 +5,7 @@
 //! ```text
 //! magic "\x7fPNACLO\n", format version u32,
 //! pnacl version str, build id str, target features str,      -- the header
-//! pexe hash [32], pexe size u64, browser u8, entry u32, table length u32,
+//! pexe hash [32], pexe size u64, browser u8, entry u32, table length u32, baseline u8,
 //! signatures [ret u8, params [u8]], functions [has code u8, offset u32, length u32,
 //! signature id u32, name str], IRT signature ids [u32], code [u8],
 //! trap sites [offset u32, kind u8], relocations [offset u32, target u8, index u32,
@@ -23,7 +23,7 @@
 use super::Image;
 use pnacl_bitcode::ir::{ALL_TYPES, Ty};
 use pnacl_codegen::abi::TrapKind;
-use pnacl_codegen::{AbsReloc, CodeRange, GuestLayout, Object, RelocTarget, SigTable};
+use pnacl_codegen::{AbsReloc, CodeRange, GuestLayout, Object, RelocTarget, SigTable, Tier};
 use std::fmt;
 use std::time::Duration;
 
@@ -193,6 +193,7 @@ impl Image {
         w.u8(u8::from(self.browser));
         w.u32(self.entry);
         w.u32(o.table_len);
+        w.u8(u8::from(o.tier == Tier::Baseline));
         let sigs = o.sigs.signatures();
         w.len(sigs.len());
         for (ret, params) in &sigs {
@@ -279,6 +280,7 @@ fn read_body(body: &[u8], skip: usize) -> Result<Image, ImageError> {
     let browser = r.u8()? != 0;
     let entry = r.u32()?;
     let table_len = r.u32()?;
+    let tier = if r.u8()? != 0 { Tier::Baseline } else { Tier::Optimizing };
     let n = r.count(5)?;
     let mut signatures = Vec::with_capacity(n);
     for _ in 0..n {
@@ -329,6 +331,6 @@ fn read_body(body: &[u8], skip: usize) -> Result<Image, ImageError> {
     let data_end = u32::try_from(u64::from(pnacl_codegen::abi::memory::GLOBALS_START) + data.len() as u64)
         .map_err(|_| ImageError::Malformed("too much data".into()))?;
     let layout = GuestLayout { globals: Vec::new(), constants_start, data_end };
-    let object = Object { code, functions, traps, relocs, table_len, layout, sigs, time };
+    let object = Object { code, functions, traps, relocs, table_len, tier, layout, sigs, time };
     Ok(Image { pexe_hash, bitcode_size, browser, entry, object, function_sigs, host_sigs, names, data })
 }

@@ -14,8 +14,8 @@ use crate::irt::{self, interfaces::is_browser_program};
 use crate::status::LoadError;
 use pnacl_bitcode::Module;
 use pnacl_bitcode::ir::{Linkage, Ty, ValueId};
-use pnacl_codegen::Object;
 use pnacl_codegen::abi::{self, memory};
+use pnacl_codegen::{Object, Tier};
 
 /// A translated module, ready to load.
 #[derive(Clone, Debug)]
@@ -70,7 +70,7 @@ fn entry_point(m: &Module) -> Result<u32, LoadError> {
 impl Image {
     /// Checks `m` with the ABI verifier (the translator relies on its rules) and translates
     /// it. `bitcode` is the pexe it was read from. Browser programs are translated too.
-    pub fn compile(m: &Module, bitcode: &[u8]) -> Result<Image, LoadError> {
+    pub fn compile(m: &Module, bitcode: &[u8], tier: Tier) -> Result<Image, LoadError> {
         let diagnostics = pnacl_verify::verify(m);
         if !diagnostics.is_empty() {
             return Err(LoadError::NotAbiClean(diagnostics));
@@ -79,7 +79,7 @@ impl Image {
         let host: Vec<_> = irt::functions().iter().map(|h| h.signature()).collect();
         let table_len = 1 + m.functions.len() + host.len();
         let table_len = u32::try_from(table_len).map_err(|_| "too many functions".to_string())?;
-        let object = pnacl_codegen::compile(m, table_len, false, &host)?;
+        let object = pnacl_codegen::compile(m, table_len, tier, false, &host)?;
         let sig_id = |ret: Ty, params: &[Ty]| object.sigs.id(ret, params).unwrap_or(abi::NO_SIGNATURE);
         let function_sigs = (0..m.functions.len() as u32)
             .map(|f| match object.functions[f as usize] {
