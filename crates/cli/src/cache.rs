@@ -187,7 +187,13 @@ pub fn run(args: &Args) -> i32 {
             for p in &paths {
                 std::fs::remove_file(p).map_err(|e| format!("{}: {e}", p.display()))?;
             }
-            println!("removed {} translations ({:.1} MB) from {}", paths.len(), size as f64 / 1e6, cache.dir.display());
+            let s = if paths.len() == 1 { "" } else { "s" };
+            println!(
+                "removed {} translation{s} ({:.1} MB) from {}",
+                paths.len(),
+                size as f64 / 1e6,
+                cache.dir.display()
+            );
             Ok(())
         }
     });

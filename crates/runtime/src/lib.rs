@@ -32,7 +32,7 @@ mod thread;
 pub use errno::Errno;
 pub use fs::Preopen;
 pub use image::Image;
-pub use image::encoding::{BUILD_ID, Header, ImageError, MAGIC, VERSION};
+pub use image::encoding::{BUILD_ID, FORMAT, Header, ImageError, MAGIC, VERSION};
 pub use irt::interfaces::is_browser_program;
 pub use memory::GuestMemory;
 pub use options::Options;

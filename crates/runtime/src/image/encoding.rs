@@ -30,7 +30,7 @@ use std::time::Duration;
 /// The first bytes of every image file.
 pub const MAGIC: &[u8; 8] = b"\x7fPNACLO\n";
 /// The format version.
-const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 1;
 /// The build of pnacl that writes and reads images (see the runtime's build script).
 pub const BUILD_ID: &str = env!("PNACL_BUILD_ID");
 /// pnacl's version.
