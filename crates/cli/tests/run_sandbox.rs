@@ -62,6 +62,39 @@ fn wrapped_addresses_stay_in_the_guest_space() {
     assert_trap(&run(&case, dir.path(), "wrap", &[]), "memory access out of bounds", "@f0");
 }
 
+/// A constant offset added to a pointer is folded into the access (up to 65520): the access
+/// is made 4 GiB past the wrapped address when the sum wraps, which lands in the guard
+/// region instead of the null page. Either way it traps the same, for every access size;
+/// a negative offset (a wrap the other way) is not folded, and stays in the guest space.
+#[test]
+fn constant_offsets_folded_into_accesses_trap_like_wrapped_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("i32", "32", 0xffff_fff0u32),
+        ("i32", "65520", 0xffff_0100),
+        ("i64", "65520", 0xffff_ffff),
+        ("<4 x i32>", "65520", 0xffff_fff1),
+        ("i32", "-8", 4),
+        ("i32", "-65536", 0x100),
+    ];
+    for (i, (ty, c, p)) in cases.into_iter().enumerate() {
+        let vector = ty.starts_with('<');
+        let align = if vector { 4 } else { 1 };
+        let load = format!("%v1 = load {ty}* %v0, align {align};");
+        let store = format!("store {ty} %c1, {ty}* %v0, align 1;");
+        for (op, access) in [("load", load), ("store", store)] {
+            if vector && op == "store" {
+                continue;
+            }
+            let body = format!("  %b0:\n    %v0 = add i32 %p0, %c0;\n    {access}\n    ret i32 %v0;");
+            let constants = [("i32", c), (if vector { "i32" } else { ty }, "0")];
+            let case = trap_case(&[Ty::I32], &constants, &body, vec![Val::i32(p)]);
+            let out = run(&case, dir.path(), &format!("fold{i}_{op}"), &[]);
+            assert_trap(&out, "memory access out of bounds", "@f0");
+        }
+    }
+}
+
 #[test]
 fn calls_through_bad_function_values_trap() {
     let dir = tempfile::tempdir().unwrap();

@@ -4,13 +4,22 @@
 
 use super::Translator;
 use super::flags::trusted;
-use crate::abi::{self, TrapKind};
+use crate::abi::{self, TrapKind, memory};
 use crate::clif::{NS_RUNTIME, RuntimeSymbol};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::immediates::Imm64;
 use cranelift_codegen::ir::types::*;
 use cranelift_codegen::ir::{ExternalName, GlobalValueData, InstBuilder, UserExternalName, Value};
-use pnacl_bitcode::ir::{Inst, ValueId};
+use pnacl_bitcode::ir::{BinOp, Inst, ValueId, ValueKind};
+
+/// The largest constant offset folded into a guest access (see [`Translator::addr`]): with
+/// accesses of up to 16 bytes, an access at up to this much past the last guest address
+/// stays in the guard region, and one at up to this much past address 0 stays in the null
+/// page.
+const MAX_FOLDED_OFFSET: u32 = {
+    let room = if memory::GUARD < memory::NULL_PAGE_END as u64 { memory::GUARD as u32 } else { memory::NULL_PAGE_END };
+    room - 16
+};
 
 impl Translator<'_, '_, '_> {
     /// Allocates the entry block's constant-size allocas as one frame of guest stack, with
@@ -65,12 +74,45 @@ impl Translator<'_, '_, '_> {
         new32
     }
 
-    /// The host address of a guest address operand.
-    pub(super) fn addr(&mut self, ptr: ValueId) -> Result<Value, String> {
-        let p = self.get(ptr)?;
+    /// The host address of a guest address operand, as an address and an offset to add
+    /// to it (which the access folds into its addressing mode).
+    ///
+    /// The guest address is `ptr` modulo 2^32: `base + zext(ptr)`. But when `ptr` is `x + c`
+    /// for a constant `c` in `1..=MAX_FOLDED_OFFSET`, the access is made at `base + zext(x)`
+    /// plus the offset `c`, without computing `x + c` in 32 bits first. The two differ only
+    /// when `x + c` wraps past 4 GiB; then the wrapped address lies in the null page, which
+    /// is never mapped, and the other one in the guard region after the guest space: both
+    /// fault, with the same trap, and no access leaves the reservation.
+    pub(super) fn addr(&mut self, ptr: ValueId) -> Result<(Value, i32), String> {
+        let (x, offset) = match self.offset_pointer(ptr) {
+            Some((x, c)) => (x, c),
+            None => (ptr, 0),
+        };
+        let p = self.get(x)?;
         let p64 = self.b.ins().uextend(I64, p);
         let base = self.base();
-        Ok(self.b.ins().iadd(base, p64))
+        Ok((self.b.ins().iadd(base, p64), offset))
+    }
+
+    /// `(x, c)` if `ptr` is the `i32` sum of a value `x` and a constant `c` small enough to
+    /// fold into an access (outside setjmp mode, which stays a literal translation).
+    fn offset_pointer(&self, ptr: ValueId) -> Option<(ValueId, i32)> {
+        if self.setjmp_mode || !matches!(self.space.kind(ptr), ValueKind::Inst(_)) {
+            return None;
+        }
+        let def = *self.defs.get((ptr.0 - self.fg) as usize)?;
+        let Inst::Binop { op: BinOp::Add, lhs, rhs, .. } = *self.body.insts.get(def as usize)? else { return None };
+        let small = |v: ValueId| {
+            self.const_int(v)
+                .map(|c| c & 0xffff_ffff)
+                .filter(|c| (1..=i64::from(MAX_FOLDED_OFFSET)).contains(c))
+                .map(|c| c as i32)
+        };
+        match (small(rhs), small(lhs)) {
+            (Some(c), _) => Some((lhs, c)),
+            (None, Some(c)) => Some((rhs, c)),
+            _ => None,
+        }
     }
 
     /// The host address of guest address 0. Outside setjmp mode it is one value, defined

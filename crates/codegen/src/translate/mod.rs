@@ -367,13 +367,13 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
                 Some(self.alloca(s, align.bytes().max(1)))
             }
             Inst::Load { ptr, ty, .. } => {
-                let a = self.addr(ptr)?;
-                Some(self.b.ins().load(clif_type(ty), heap(), a, 0))
+                let (a, offset) = self.addr(ptr)?;
+                Some(self.b.ins().load(clif_type(ty), heap(), a, offset))
             }
             Inst::Store { ptr, val, .. } => {
-                let a = self.addr(ptr)?;
+                let (a, offset) = self.addr(ptr)?;
                 let v = self.get(val)?;
-                self.b.ins().store(heap(), v, a, 0);
+                self.b.ins().store(heap(), v, a, offset);
                 None
             }
             Inst::Ret { val } => {
