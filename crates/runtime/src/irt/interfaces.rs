@@ -5,22 +5,7 @@ use pnacl_bitcode::Module;
 use pnacl_bitcode::ir::Init;
 use pnacl_codegen::abi;
 
-const FDIO: &[&str] = &["close", "dup", "dup2", "read", "write", "seek", "fstat", "getdents"];
-const DEV_FDIO_2: &[&str] = &[
-    "close",
-    "dup",
-    "dup2",
-    "read",
-    "write",
-    "seek",
-    "fstat",
-    "getdents",
-    "fchdir",
-    "fchmod",
-    "fsync",
-    "fdatasync",
-    "ftruncate",
-];
+/// `dev-fdio-0.3`'s slots; `dev-fdio-0.2` has all but the last, `fdio-0.1` the first eight.
 const DEV_FDIO_3: &[&str] = &[
     "close",
     "dup",
@@ -37,6 +22,7 @@ const DEV_FDIO_3: &[&str] = &[
     "ftruncate",
     "isatty",
 ];
+/// `dev-filename-0.3`'s slots; the older versions have the first ones.
 const FILENAME_3: &[&str] = &[
     "open", "stat", "mkdir", "rmdir", "chdir", "getcwd", "unlink", "truncate", "lstat", "link", "rename", "symlink",
     "chmod", "access", "readlink", "utimes",
@@ -46,9 +32,9 @@ const FILENAME_3: &[&str] = &[
 /// and the older `fdio-0.1` and `filename-0.1`. Slots are in header order.
 pub(crate) const INTERFACES: &[(&str, &[&str])] = &[
     ("nacl-irt-basic-0.1", &["exit", "gettod", "clock", "nanosleep", "sched_yield", "sysconf"]),
-    ("nacl-irt-fdio-0.1", FDIO),
-    ("nacl-irt-dev-fdio-0.1", FDIO),
-    ("nacl-irt-dev-fdio-0.2", DEV_FDIO_2),
+    ("nacl-irt-fdio-0.1", DEV_FDIO_3.split_at(8).0),
+    ("nacl-irt-dev-fdio-0.1", DEV_FDIO_3.split_at(8).0),
+    ("nacl-irt-dev-fdio-0.2", DEV_FDIO_3.split_at(13).0),
     ("nacl-irt-dev-fdio-0.3", DEV_FDIO_3),
     ("nacl-irt-filename-0.1", FILENAME_3.split_at(2).0),
     ("nacl-irt-dev-filename-0.2", FILENAME_3.split_at(7).0),
