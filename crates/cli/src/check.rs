@@ -31,6 +31,7 @@ pub struct Args {
 /// What checking one file found.
 enum Outcome {
     Clean,
+    /// Violations or warnings ([`pnacl_verify::Rule::is_warning`]), or both.
     Violations(Module, Vec<Diagnostic>),
     Unreadable(String, Option<ReadError>),
 }
@@ -47,12 +48,12 @@ fn check_file(path: &PathBuf) -> Outcome {
         Ok(m) => m,
         Err(e) => return Outcome::Unreadable(e.to_string(), Some(e)),
     };
-    if pnacl_verify::verify(&module).is_empty() {
+    if pnacl_verify::check(&module).is_empty() {
         return Outcome::Clean;
     }
     match read_parallel(&bytes, ReadOptions { positions: true, ..options }) {
         Ok(module) => {
-            let diagnostics = pnacl_verify::verify(&module);
+            let diagnostics = pnacl_verify::check(&module);
             Outcome::Violations(module, diagnostics)
         }
         Err(e) => Outcome::Unreadable(e.to_string(), Some(e)),
@@ -71,9 +72,16 @@ pub fn run(args: &Args) -> i32 {
         match outcome {
             Outcome::Clean => {}
             Outcome::Violations(m, diagnostics) => {
-                status = status.max(1);
+                if diagnostics.iter().any(|d| !d.rule.is_warning()) {
+                    status = status.max(1);
+                }
                 for d in &diagnostics {
                     match args.format {
+                        // A warning says where its record is, since nothing else stops there.
+                        Format::Text if !args.quiet && d.rule.is_warning() => {
+                            let at = d.pos.map(|p| format!(" (record at bit {p})")).unwrap_or_default();
+                            println!("{file}: warning: {}{at} [{}]", d.describe(&m), d.rule)
+                        }
                         Format::Text if !args.quiet => println!("{file}: {} [{}]", d.describe(&m), d.rule),
                         Format::Json => json_out.push(diagnostic_json(&file, &m, d)),
                         Format::Text => {}
@@ -122,6 +130,7 @@ fn diagnostic_json(file: &str, m: &Module, d: &Diagnostic) -> serde_json::Value 
     json!({
         "file": file,
         "rule": d.rule.id(),
+        "severity": if d.rule.is_warning() { "warning" } else { "error" },
         "message": d.message,
         "location": d.location.to_string(),
         "function": function.map(|f| json!({ "id": format!("@f{f}"), "name": names.function(f) })),

@@ -2,8 +2,10 @@
 
 mod analyze;
 mod asm;
+mod cache;
 mod check;
 mod compress;
+mod compile;
 mod dis;
 mod finalize;
 mod freeze;
@@ -46,6 +48,10 @@ enum Command {
     Finalize(finalize::Args),
     /// Turn a pexe into LLVM IR text for today's LLVM (pnacl-thaw).
     Thaw(thaw::Args),
+    /// Translate a pexe ahead of time into an image (.pnaclo) that `run` runs.
+    Compile(compile::Args),
+    /// Inspect or clean the translation cache of `run`.
+    Cache(cache::Args),
 }
 
 fn main() {
@@ -61,6 +67,8 @@ fn main() {
         Command::Finalize(a) => finalize::run(a),
         Command::Thaw(a) => thaw::run(a),
         Command::Compress(a) => compress::run(a),
+        Command::Compile(a) => compile::run(a),
+        Command::Cache(a) => cache::run(a),
     };
     std::process::exit(status);
 }

@@ -55,14 +55,28 @@ fn pnacl_text_assemble(text: &str) -> Vec<u8> {
 }
 
 #[test]
-fn the_corpus_is_clean() {
+fn the_corpus_is_clean_with_warnings_only_on_calls_with_extra_arguments() {
     let corpus = pnacl_testutil::corpus_dir();
     let files: Vec<std::path::PathBuf> = pnacl_testutil::pexes().iter().map(|p| p.path()).collect();
     let mut args: Vec<&std::ffi::OsStr> = vec!["check".as_ref()];
     args.extend(files.iter().map(|f| f.as_os_str()));
     let o = pnacl(&args);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
-    assert!(o.stdout.is_empty() && o.stderr.is_empty());
+    assert!(o.stderr.is_empty());
+    // No violation; only warnings, on the browser pexes whose calls through a function's
+    // address pass another number of arguments (each with its record's position).
+    let stdout = String::from_utf8(o.stdout).unwrap();
+    for line in stdout.lines() {
+        assert!(line.contains("/ppapi/") && line.contains(": warning: "), "{line}");
+        assert!(line.contains("(record at bit ") && line.ends_with(" [abi.call-argument-count]"), "{line}");
+    }
+    for pexe in ["astar", "dsn_live", "supernet_api"] {
+        let start = format!("ppapi/{pexe}.pexe: warning: function _start");
+        assert!(
+            stdout.lines().any(|l| l.contains(&start) && l.contains("with 3: ") && l.contains("drops the extra")),
+            "no warning on the call of main in {pexe}:\n{stdout}"
+        );
+    }
     assert!(corpus.is_dir());
 }
 

@@ -1,7 +1,7 @@
 //! `pnacl run` on the corpus's run cases (`RUNS.tsv`, role `test`) and on the examples:
 //! exact standard output and exit status.
 
-use pnacl_testutil::{corpus_dir, pnacl_binary, runs, workspace_root};
+use pnacl_testutil::{corpus_dir, pnacl_command, runs, workspace_root};
 use std::process::Command;
 
 /// The expected standard output of a run case: a file under `expected/`, or a digest.
@@ -48,7 +48,7 @@ fn every_test_run_case_gives_its_output_and_status() {
     let mut failures = Vec::new();
     for case in &cases {
         // As the corpus README says: run from the corpus folder, FILE as spelled there.
-        let out = Command::new(pnacl_binary())
+        let out = pnacl_command()
             .current_dir(corpus_dir())
             .arg("run")
             .arg(&case.file)
@@ -74,7 +74,7 @@ fn every_test_run_case_gives_its_output_and_status() {
 }
 
 fn run_example(name: &str, args: &[&str]) -> std::process::Output {
-    Command::new(pnacl_binary())
+    pnacl_command()
         .current_dir(workspace_root())
         .args(["run", &format!("examples/{name}.pnaclasm"), "--"])
         .args(args)
@@ -97,6 +97,15 @@ fn factorial_example_exits_with_argc_factorial() {
         let want = (1..=argc).product::<u32>() as i32;
         assert_eq!(out.status.code(), Some(want), "argc {argc}: {}", String::from_utf8_lossy(&out.stderr));
     }
+}
+
+/// PNaCl's `_start` calls `main` with three arguments whatever `main` declares: through its
+/// address, since the counts differ. The example's `main` declares none.
+#[test]
+fn main_without_parameters_example_exits_with_mains_result() {
+    let out = run_example("main_without_parameters", &["a", "b"]);
+    assert_eq!(out.status.code(), Some(42), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty() && out.stdout.is_empty());
 }
 
 #[test]

@@ -5,9 +5,9 @@
 //! messages name `@f0` (test functions have no symbol-table names).
 
 use pnacl_testutil::guest::{Case, Function, Ty, Val};
-use pnacl_testutil::{corpus_dir, pnacl_binary};
+use pnacl_testutil::{corpus_dir, pnacl_command};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const EXIT_TRAP: i32 = 134;
 
@@ -15,7 +15,7 @@ const EXIT_TRAP: i32 = 134;
 fn run(case: &Case, dir: &Path, name: &str, flags: &[&str]) -> Output {
     let path = dir.join(format!("{name}.pnaclasm"));
     std::fs::write(&path, case.module()).unwrap();
-    Command::new(pnacl_binary()).arg("run").args(flags).arg(&path).output().expect("run pnacl")
+    pnacl_command().arg("run").args(flags).arg(&path).output().expect("run pnacl")
 }
 
 /// Asserts that the program trapped with exactly this message.
@@ -62,6 +62,39 @@ fn wrapped_addresses_stay_in_the_guest_space() {
     assert_trap(&run(&case, dir.path(), "wrap", &[]), "memory access out of bounds", "@f0");
 }
 
+/// A constant offset added to a pointer is folded into the access (up to 65520): the access
+/// is made 4 GiB past the wrapped address when the sum wraps, which lands in the guard
+/// region instead of the null page. Either way it traps the same, for every access size;
+/// a negative offset (a wrap the other way) is not folded, and stays in the guest space.
+#[test]
+fn constant_offsets_folded_into_accesses_trap_like_wrapped_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("i32", "32", 0xffff_fff0u32),
+        ("i32", "65520", 0xffff_0100),
+        ("i64", "65520", 0xffff_ffff),
+        ("<4 x i32>", "65520", 0xffff_fff1),
+        ("i32", "-8", 4),
+        ("i32", "-65536", 0x100),
+    ];
+    for (i, (ty, c, p)) in cases.into_iter().enumerate() {
+        let vector = ty.starts_with('<');
+        let align = if vector { 4 } else { 1 };
+        let load = format!("%v1 = load {ty}* %v0, align {align};");
+        let store = format!("store {ty} %c1, {ty}* %v0, align 1;");
+        for (op, access) in [("load", load), ("store", store)] {
+            if vector && op == "store" {
+                continue;
+            }
+            let body = format!("  %b0:\n    %v0 = add i32 %p0, %c0;\n    {access}\n    ret i32 %v0;");
+            let constants = [("i32", c), (if vector { "i32" } else { ty }, "0")];
+            let case = trap_case(&[Ty::I32], &constants, &body, vec![Val::i32(p)]);
+            let out = run(&case, dir.path(), &format!("fold{i}_{op}"), &[]);
+            assert_trap(&out, "memory access out of bounds", "@f0");
+        }
+    }
+}
+
 #[test]
 fn calls_through_bad_function_values_trap() {
     let dir = tempfile::tempdir().unwrap();
@@ -89,6 +122,48 @@ fn calls_through_bad_function_values_trap() {
     let body = "  %b0:\n    %v0 = load i32* @g3, align 1;\n    %v1 = call i32 %v0(i64 %p0);\n    ret i32 %v1;";
     let case = trap_case(&[Ty::I64], &[], body, vec![Val::i64(0)]);
     assert_trap(&run(&case, dir.path(), "irt_signature", &[]), "indirect call signature mismatch", "@f0");
+}
+
+/// A call through a function's address with more arguments than the function declares
+/// drops the extra ones when the result type is the same (PNaCl's `_start` calls `main`
+/// so); every other mismatch traps, whether the callee is known when translating (its own
+/// address) or only when running (a computed value).
+#[test]
+fn calls_with_extra_arguments_drop_them_and_other_mismatches_trap() {
+    let dir = tempfile::tempdir().unwrap();
+    let inc = Function::helper(
+        "i32",
+        &["i32"],
+        "  function i32 @f2(i32 %p0) {\n    blocks 1;\n    constants {\n      i32:\n        %c0 = i32 1;\n    }\n  %b0:\n    %v0 = add i32 %p0, %c0;\n    ret i32 %v0;\n  }",
+    );
+    // %v0 is @f2's address: computed from %p1 (0) at run time, or @f2 itself.
+    let computed = "%v0 = add i32 @f2, %p1;";
+    let own = "%v0 = add i32 %p1, %p1;";
+    for (address, callee) in [(computed, "%v0"), (own, "@f2")] {
+        let body =
+            format!("  %b0:\n    {address}\n    %v1 = call i32 {callee}(i32 %p0, i32 %p1, i64 %p2);\n    ret i32 %v1;");
+        let rows = [5u32, 0xffff_ffff].map(|x| vec![Val::i32(x), Val::i32(0), Val::i64(9)]).to_vec();
+        let case =
+            Case::new(&[Ty::I32, Ty::I32, Ty::I64], Ty::I32, &[], &body).inputs(rows).functions(vec![inc.clone()]);
+        case.check(dir.path(), &format!("extra_{callee}"), |row| {
+            Val::i32(u32::from_le_bytes(row[0].as_bytes()[..4].try_into().unwrap()).wrapping_add(1))
+        });
+        for (i, call) in [
+            "%v1 = call i32 CALLEE();\n    %v2 = add i32 %v1, %v1;",
+            "%v1 = call i32 CALLEE(i64 %p2, i32 %p0);\n    %v2 = add i32 %v1, %v1;",
+            "%v1 = call float CALLEE(i32 %p0, i32 %p1);\n    %v2 = fptosi float %v1 to i32;",
+            "call void CALLEE(i32 %p0, i32 %p1);\n    %v1 = add i32 %p0, %p0;\n    %v2 = add i32 %v1, %v1;",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let body = format!("  %b0:\n    {address}\n    {}\n    ret i32 %v2;", call.replace("CALLEE", callee));
+            let case = trap_case(&[Ty::I32, Ty::I32, Ty::I64], &[], &body, vec![Val::i32(1), Val::i32(0), Val::i64(2)])
+                .functions(vec![inc.clone()]);
+            let out = run(&case, dir.path(), &format!("mismatch{i}_{}", callee.trim_start_matches(['@', '%'])), &[]);
+            assert_trap(&out, "indirect call signature mismatch", "@f0");
+        }
+    }
 }
 
 #[test]
@@ -302,17 +377,26 @@ fn files_outside_the_dir_options_are_unreachable() {
     assert!(!outside.exists(), "no file was created outside --dir");
 }
 
+/// Every browser pexe of the corpus is refused with status 126, before translation (the
+/// time it takes is in `scripts/bench run`).
 #[test]
 fn browser_pexes_are_refused_cleanly() {
-    let out = Command::new(pnacl_binary())
-        .current_dir(corpus_dir())
-        .args(["run", "ppapi/hello_tutorial.pexe"])
-        .output()
-        .expect("run pnacl");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(126), "stderr: {stderr}");
-    assert!(stderr.contains("browser (PPAPI) application"), "{stderr}");
-    assert!(out.stdout.is_empty());
+    let browser: Vec<_> = pnacl_testutil::pexes().into_iter().filter(|p| p.kind == "ppapi").collect();
+    assert_eq!(browser.len(), 12);
+    for pexe in browser {
+        let out = pnacl_command().current_dir(corpus_dir()).args(["run", &pexe.file]).output().expect("run pnacl");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(126), "{}: stderr: {stderr}", pexe.file);
+        assert_eq!(
+            stderr,
+            format!(
+                "pnacl run: {}: a browser (PPAPI) application: it uses the nacl-irt-ppapihook interface. pnacl \
+                 runs command-line pexes only.\n",
+                pexe.file
+            )
+        );
+        assert!(out.stdout.is_empty());
+    }
 }
 
 #[test]

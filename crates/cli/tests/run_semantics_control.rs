@@ -712,3 +712,59 @@ fn call_void_and_float() {
         },
     );
 }
+
+/// Branches on the `or` and the `and` of a float compare and an integer compare, nested
+/// too (the translator branches on each compare in turn): NaNs, equal and ordered values.
+#[test]
+fn branches_on_combined_float_and_integer_compares() {
+    let dir = dir();
+    let body = "  %b0:
+    %v0 = fcmp olt float %p0, %p1;
+    %v1 = icmp sgt i32 %p2, %p3;
+    %v2 = or i1 %v0, %v1;
+    br i1 %v2, label %b1, label %b2;
+  %b1:
+    %v3 = fcmp ueq float %p0, %p1;
+    %v4 = and i1 %v1, %v3;
+    br i1 %v4, label %b3, label %b4;
+  %b2:
+    %v5 = fcmp oge float %p0, %p1;
+    %v6 = or i1 %v5, %v1;
+    %v7 = fcmp ord float %p0, %p1;
+    %v8 = and i1 %v6, %v7;
+    br i1 %v8, label %b5, label %b6;
+  %b3:
+    ret i32 %c0;
+  %b4:
+    ret i32 %c1;
+  %b5:
+    ret i32 %c2;
+  %b6:
+    ret i32 %c3;";
+    let constants = [("i32", "1"), ("i32", "2"), ("i32", "3"), ("i32", "4")];
+    let floats = [0.0f32, -0.0, 1.0, -1.5, f32::NAN, f32::INFINITY];
+    let ints = [0u32, 1, 0xffff_ffff];
+    let mut rows = Vec::new();
+    for &a in &floats {
+        for &b in &floats {
+            for &c in &ints {
+                for &d in &ints {
+                    rows.push(vec![Val::f32(a), Val::f32(b), Val::i32(c), Val::i32(d)]);
+                }
+            }
+        }
+    }
+    let case = Case::new(&[Ty::F32, Ty::F32, Ty::I32, Ty::I32], Ty::I32, &constants, body).inputs(rows);
+    case.check(dir.path(), "float_and_int_conditions", |r| {
+        let (a, b) = (f32v(&r[0]), f32v(&r[1]));
+        let gt = (u32v(&r[2]) as i32) > (u32v(&r[3]) as i32);
+        let unordered = a.is_nan() || b.is_nan();
+        Val::i32(if a < b || gt {
+            if gt && (a == b || unordered) { 1 } else { 2 }
+        } else if (a >= b || gt) && !unordered {
+            3
+        } else {
+            4
+        })
+    });
+}

@@ -1,8 +1,13 @@
-//! Lays compiled functions out in one block of executable memory and resolves their
-//! relocations: calls between guest functions (PC-relative) and calls to host helpers
-//! (absolute addresses).
+//! From compiled functions to running code, in two steps.
+//!
+//! [`assemble`] lays the functions out one after another in one block of code and resolves
+//! the calls between them (PC-relative, so the block can be loaded anywhere); what is left
+//! are absolute relocations to things only the running process knows: host helpers, guest
+//! memory, the function table. [`load`] copies such a block into executable memory and
+//! applies them. Translating does both at once; a translation loaded from a file does the
+//! second only.
 
-use crate::translate::{NS_GUEST, NS_HOST};
+use crate::clif::{NS_GUEST, NS_HOST, NS_RUNTIME, RuntimeSymbol};
 use cranelift_codegen::FinalizedMachReloc;
 use cranelift_codegen::FinalizedRelocTarget;
 use cranelift_codegen::binemit::Reloc;
@@ -18,6 +23,42 @@ pub(crate) struct Compiled {
     pub relocs: Vec<(FinalizedMachReloc, Option<UserExternalName>)>,
     /// Its trap sites: offset and code.
     pub traps: Vec<(u32, cranelift_codegen::ir::TrapCode)>,
+}
+
+/// What an absolute relocation of assembled code designates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RelocTarget {
+    /// A host helper, by its [`HostFn`](crate::abi::HostFn) number.
+    Host(u32),
+    /// The host address of guest address 0.
+    MemoryBase,
+    /// The function table.
+    FunctionTable,
+    /// An offset in the code itself.
+    Code(u32),
+}
+
+/// An absolute relocation: the 8 bytes at `offset` become the target's address plus
+/// `addend`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AbsReloc {
+    /// Where in the code.
+    pub offset: u32,
+    /// What address goes there.
+    pub target: RelocTarget,
+    /// Added to the address.
+    pub addend: i64,
+}
+
+/// The addresses the running process gives relocations.
+#[derive(Clone, Debug)]
+pub struct Addresses {
+    /// Host address of guest address 0.
+    pub mem_base: u64,
+    /// Host address of the function table.
+    pub table_addr: u64,
+    /// Host address of each [`HostFn`](crate::abi::HostFn), by its number.
+    pub host_fns: Vec<u64>,
 }
 
 /// Executable memory holding translated code; unmapped when dropped.
@@ -55,7 +96,7 @@ impl CodeMemory {
 impl Drop for CodeMemory {
     fn drop(&mut self) {
         if self.len > 0 {
-            // SAFETY: `ptr`/`len` is the mapping made in `link`, unmapped once.
+            // SAFETY: `ptr`/`len` is the mapping made in `load`, unmapped once.
             unsafe {
                 libc::munmap(self.ptr.cast(), self.len);
             }
@@ -63,26 +104,81 @@ impl Drop for CodeMemory {
     }
 }
 
-/// Where each function ended up.
-pub(crate) struct Linked {
-    pub memory: CodeMemory,
+/// Functions laid out in one block of code.
+pub(crate) struct Assembled {
+    pub code: Vec<u8>,
     /// Start offset of each compiled function (same order as given).
-    pub offsets: Vec<usize>,
+    pub offsets: Vec<u32>,
+    /// The absolute relocations left.
+    pub relocs: Vec<AbsReloc>,
 }
 
 const FUNCTION_ALIGN: usize = 16;
 
-/// Links `compiled`: `starts[f]` is filled with the entry address of module function `f`.
-pub(crate) fn link(compiled: &[Compiled], num_functions: usize, host: &[u64]) -> Result<Linked, String> {
+/// Lays `compiled` out (module function `f` is `compiled[i]` with `function == f`) and
+/// resolves the calls between them.
+pub(crate) fn assemble(compiled: &[Compiled], num_functions: usize) -> Result<Assembled, String> {
     let mut offsets = Vec::with_capacity(compiled.len());
     let mut size = 0usize;
     for c in compiled {
         size = size.div_ceil(FUNCTION_ALIGN) * FUNCTION_ALIGN;
-        offsets.push(size);
+        offsets.push(u32::try_from(size).map_err(|_| "more than 4 GiB of code")?);
         size += c.code.len();
     }
+    u32::try_from(size).map_err(|_| "more than 4 GiB of code")?;
+    let mut code = vec![0u8; size];
+    let mut entry = vec![None; num_functions];
+    for (c, &off) in compiled.iter().zip(&offsets) {
+        code[off as usize..off as usize + c.code.len()].copy_from_slice(&c.code);
+        entry[c.function as usize] = Some(off);
+    }
+    let mut relocs = Vec::new();
+    for (c, &off) in compiled.iter().zip(&offsets) {
+        for (r, name) in &c.relocs {
+            let site = off + r.offset;
+            let target = match (&r.target, name) {
+                (FinalizedRelocTarget::ExternalName(ExternalName::User(_)), Some(n)) if n.namespace == NS_GUEST => {
+                    let f = entry
+                        .get(n.index as usize)
+                        .copied()
+                        .flatten()
+                        .ok_or_else(|| format!("call to @f{}, which has no code", n.index))?;
+                    RelocTarget::Code(f)
+                }
+                (FinalizedRelocTarget::ExternalName(ExternalName::User(_)), Some(n)) if n.namespace == NS_HOST => {
+                    RelocTarget::Host(n.index)
+                }
+                (FinalizedRelocTarget::ExternalName(ExternalName::User(_)), Some(n)) if n.namespace == NS_RUNTIME => {
+                    match RuntimeSymbol::from_index(n.index) {
+                        Some(RuntimeSymbol::MemoryBase) => RelocTarget::MemoryBase,
+                        Some(RuntimeSymbol::FunctionTable) => RelocTarget::FunctionTable,
+                        None => return Err(format!("unknown runtime symbol {}", n.index)),
+                    }
+                }
+                (FinalizedRelocTarget::Func(o), _) => RelocTarget::Code(off + o),
+                (t, _) => return Err(format!("unsupported relocation target {t:?}")),
+            };
+            match (r.kind, target) {
+                (Reloc::Abs8, _) => relocs.push(AbsReloc { offset: site, target, addend: r.addend }),
+                // Within the block: resolved now, once and for all.
+                (Reloc::X86CallPCRel4 | Reloc::X86PCRel4 | Reloc::X86CallPLTRel4, RelocTarget::Code(to)) => {
+                    let rel = i64::from(to) + r.addend - i64::from(site);
+                    let rel = i32::try_from(rel).map_err(|_| "relative call out of range")?;
+                    code[site as usize..site as usize + 4].copy_from_slice(&rel.to_le_bytes());
+                }
+                (k, t) => return Err(format!("unsupported relocation {k:?} to {t:?}")),
+            }
+        }
+    }
+    Ok(Assembled { code, offsets, relocs })
+}
+
+/// Copies `code` into fresh executable memory and applies `relocs` with the addresses
+/// `at`. Every relocation is checked to lie in the code and to name a known target first,
+/// so that whatever the relocations say, nothing outside the new mapping is written.
+pub fn load(code: &[u8], relocs: &[AbsReloc], at: &Addresses) -> Result<CodeMemory, String> {
     let page = 4096;
-    let len = size.max(1).div_ceil(page) * page;
+    let len = code.len().max(1).div_ceil(page) * page;
     // SAFETY: a fresh private anonymous mapping; checked for failure below.
     let ptr = unsafe {
         libc::mmap(
@@ -100,46 +196,26 @@ pub(crate) fn link(compiled: &[Compiled], num_functions: usize, host: &[u64]) ->
     let memory = CodeMemory { ptr: ptr.cast(), len };
     // SAFETY: the mapping is `len` bytes, writable, and owned by `memory`.
     let bytes = unsafe { std::slice::from_raw_parts_mut(memory.ptr, len) };
-    let mut entry = vec![None; num_functions];
-    for (c, &off) in compiled.iter().zip(&offsets) {
-        bytes[off..off + c.code.len()].copy_from_slice(&c.code);
-        entry[c.function as usize] = Some(off);
-    }
+    bytes[..code.len()].copy_from_slice(code);
     let base = memory.start();
-    for (c, &off) in compiled.iter().zip(&offsets) {
-        for (r, name) in &c.relocs {
-            let site = off + r.offset as usize;
-            let target = match (&r.target, name) {
-                (FinalizedRelocTarget::ExternalName(ExternalName::User(_)), Some(n)) if n.namespace == NS_GUEST => {
-                    let f = entry
-                        .get(n.index as usize)
-                        .copied()
-                        .flatten()
-                        .ok_or_else(|| format!("call to @f{}, which has no code", n.index))?;
-                    base + f as u64
-                }
-                (FinalizedRelocTarget::ExternalName(ExternalName::User(_)), Some(n)) if n.namespace == NS_HOST => {
-                    *host.get(n.index as usize).ok_or("unknown host function")?
-                }
-                (FinalizedRelocTarget::Func(o), _) => base + (off + *o as usize) as u64,
-                (t, _) => return Err(format!("unsupported relocation target {t:?}")),
-            };
-            let value = (target as i64).wrapping_add(r.addend);
-            match r.kind {
-                Reloc::Abs8 => bytes[site..site + 8].copy_from_slice(&(value as u64).to_le_bytes()),
-                Reloc::X86CallPCRel4 | Reloc::X86PCRel4 | Reloc::X86CallPLTRel4 => {
-                    let pc = (base + site as u64) as i64;
-                    let rel = i32::try_from(value - pc).map_err(|_| "relative call out of range")?;
-                    bytes[site..site + 4].copy_from_slice(&rel.to_le_bytes());
-                }
-                k => return Err(format!("unsupported relocation {k:?}")),
-            }
+    for r in relocs {
+        let site = r.offset as usize;
+        if site.checked_add(8).is_none_or(|end| end > code.len()) {
+            return Err(format!("relocation at {site} outside the code"));
         }
+        let target = match r.target {
+            RelocTarget::Host(h) => *at.host_fns.get(h as usize).ok_or("unknown host function")?,
+            RelocTarget::MemoryBase => at.mem_base,
+            RelocTarget::FunctionTable => at.table_addr,
+            RelocTarget::Code(o) if (o as usize) < code.len() => base + u64::from(o),
+            RelocTarget::Code(o) => return Err(format!("relocation to code offset {o}, outside the code")),
+        };
+        bytes[site..site + 8].copy_from_slice(&target.wrapping_add_signed(r.addend).to_le_bytes());
     }
     // SAFETY: the mapping made above; code is complete, so it becomes read-only executable.
     let rc = unsafe { libc::mprotect(memory.ptr.cast(), len, libc::PROT_READ | libc::PROT_EXEC) };
     if rc != 0 {
         return Err(format!("cannot make code executable: {}", std::io::Error::last_os_error()));
     }
-    Ok(Linked { memory, offsets })
+    Ok(memory)
 }

@@ -40,6 +40,36 @@ impl SigTable {
         self.ids.entry((ret, params.to_vec())).or_insert(next);
     }
 
+    /// A table numbering `signatures` in order (as [`SigTable::signatures`] lists them);
+    /// `None` if one is listed twice.
+    pub fn from_signatures(signatures: Vec<(Ty, Vec<Ty>)>) -> Option<Self> {
+        let mut t = SigTable::default();
+        for (ret, params) in signatures {
+            let next = t.ids.len() as u32;
+            if t.ids.insert((ret, params), next).is_some() {
+                return None;
+            }
+        }
+        Some(t)
+    }
+
+    /// Every numbered signature, by id.
+    pub fn signatures(&self) -> Vec<(Ty, Vec<Ty>)> {
+        let mut all: Vec<(&(Ty, Vec<Ty>), &u32)> = self.ids.iter().collect();
+        all.sort_by_key(|(_, id)| **id);
+        all.into_iter().map(|(s, _)| s.clone()).collect()
+    }
+
+    /// Number of signatures.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// True if no signature is numbered.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
     /// The id of a signature, if it is numbered.
     pub fn id(&self, ret: Ty, params: &[Ty]) -> Option<u32> {
         self.ids.get(&(ret, params.to_vec())).copied()

@@ -7,8 +7,8 @@
 //! return needs.
 
 use crate::abi::HostFn;
-use crate::link::{self, CodeMemory, Compiled};
-use crate::translate::{NS_HOST, host_signature};
+use crate::clif::{NS_HOST, host_signature};
+use crate::link::{self, Addresses, CodeMemory, Compiled};
 use cranelift_codegen::control::ControlPlane;
 use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{
@@ -28,7 +28,7 @@ pub struct Trampolines {
 }
 
 fn build(with_arg: bool, index: u32) -> Result<(Function, cranelift_codegen::isa::OwnedTargetIsa), String> {
-    let isa = crate::isa(false, false)?;
+    let isa = crate::isa::isa(false, crate::isa::Tier::Optimizing, false)?;
     let cc = isa.default_call_conv();
     let mut sig = Signature::new(cc);
     sig.params.push(AbiParam::new(I64));
@@ -104,11 +104,14 @@ pub fn trampolines(host: &[u64]) -> Result<Trampolines, String> {
             .collect();
         compiled.push(Compiled { function: i as u32, code: bytes, relocs, traps: Vec::new() });
     }
-    let linked = link::link(&compiled, 2, host)?;
-    let base = linked.memory.start();
+    let assembled = link::assemble(&compiled, 2)?;
+    // Trampolines use no guest memory and no table.
+    let at = Addresses { mem_base: 0, table_addr: 0, host_fns: host.to_vec() };
+    let code = link::load(&assembled.code, &assembled.relocs, &at)?;
+    let base = code.start();
     Ok(Trampolines {
-        call_with_arg: base + linked.offsets[0] as u64,
-        call: base + linked.offsets[1] as u64,
-        code: linked.memory,
+        call_with_arg: base + u64::from(assembled.offsets[0]),
+        call: base + u64::from(assembled.offsets[1]),
+        code,
     })
 }

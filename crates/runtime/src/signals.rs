@@ -8,8 +8,8 @@
 //! faults with a guest address; the thread context says which function it served. Any
 //! other fault is not the guest's: the previous handler gets it.
 
-use crate::EXIT_TRAP;
-use crate::process::{self, Process};
+use crate::instance::{self, Instance};
+use crate::status::EXIT_TRAP;
 use pnacl_codegen::abi::{TrapKind, VmCtx};
 use std::cell::Cell;
 use std::sync::OnceLock;
@@ -121,7 +121,7 @@ fn context_pc(uctx: *mut libc::c_void) -> u64 {
 }
 
 extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, uctx: *mut libc::c_void) {
-    let Some(p) = process::get() else { return chain(sig) };
+    let Some(p) = instance::get() else { return chain(sig) };
     let pc = context_pc(uctx);
     let memory_fault = sig == libc::SIGSEGV || sig == libc::SIGBUS;
     // SAFETY: the kernel passes a valid siginfo.
@@ -176,7 +176,7 @@ fn write_stderr(bytes: &[u8]) {
 
 /// Ends the process for a trap: `pnacl: trap: MESSAGE in function NAME`. Only
 /// async-signal-safe calls: it runs in the signal handler.
-pub(crate) fn report(p: &Process, kind: TrapKind, function: Option<u32>) -> ! {
+pub(crate) fn report(p: &Instance, kind: TrapKind, function: Option<u32>) -> ! {
     if p.claim_exit() {
         crate::output::sync_from_signal();
         write_stderr(b"pnacl: trap: ");
@@ -198,7 +198,7 @@ pub(crate) fn report(p: &Process, kind: TrapKind, function: Option<u32>) -> ! {
 
 /// A trap raised by host code on behalf of the guest function recorded in `vmctx`.
 pub(crate) fn host_trap(vmctx: *const VmCtx, kind: TrapKind) -> ! {
-    let p = process::get().expect("guest code runs in a process");
+    let p = instance::get().expect("guest code runs in a process");
     // SAFETY: the caller's live thread context.
     let caller = unsafe { (*vmctx).host_caller };
     report(p, kind, Some(caller))

@@ -6,9 +6,11 @@
 //! there; only then is the thread's guest stack free, and its stack flag is cleared.
 
 use crate::errno::Errno;
-use crate::process::Process;
+use crate::instance::{self, Instance};
+use crate::jmpbuf::{JmpBuf, longjmp};
 use crate::signals::{self, AltStack};
 use crate::sjlj::Sjlj;
+use crate::status::EXIT_LOAD_ERROR;
 use pnacl_bitcode::ir::Ty;
 use pnacl_codegen::abi::{VmCtx, memory};
 use std::sync::atomic::Ordering;
@@ -25,23 +27,6 @@ const HOST_STACK_RESERVE: u64 = 256 << 10;
 
 /// What the trampoline returns when the thread left through `thread_exit`.
 pub(crate) const THREAD_EXIT: i32 = 1;
-
-/// A C library jump buffer (glibc's is 200 bytes on x86-64).
-#[repr(C, align(16))]
-pub(crate) struct JmpBuf(pub [u64; 32]);
-
-impl JmpBuf {
-    pub const fn new() -> Self {
-        JmpBuf([0; 32])
-    }
-}
-
-unsafe extern "C" {
-    /// glibc's `_setjmp` (no signal mask).
-    pub(crate) fn _setjmp(buf: *mut JmpBuf) -> libc::c_int;
-    /// glibc's `longjmp`.
-    pub(crate) fn longjmp(buf: *mut JmpBuf, val: libc::c_int) -> !;
-}
 
 /// The host side of a guest thread. Only its own host thread touches it.
 #[repr(C)]
@@ -106,7 +91,7 @@ enum Ended {
 }
 
 /// Runs guest code on the calling host thread until it returns or calls `thread_exit`.
-fn enter(p: &'static Process, start: &GuestStart, guest_stack_limit: u32) -> Result<Ended, String> {
+fn enter(p: &'static Instance, start: &GuestStart, guest_stack_limit: u32) -> Result<Ended, String> {
     let _alt = AltStack::install()?;
     let (low, _) = host_stack()?;
     let mut t = Box::new(GuestThread {
@@ -118,7 +103,7 @@ fn enter(p: &'static Process, start: &GuestStart, guest_stack_limit: u32) -> Res
             threads_started: start.threads_started,
             _pad: 0,
             host_stack_limit: low + HOST_STACK_RESERVE,
-            runtime: p as *const Process as u64,
+            runtime: p as *const Instance as u64,
             thread: 0,
         },
         exit_buf: JmpBuf::new(),
@@ -150,7 +135,7 @@ fn enter(p: &'static Process, start: &GuestStart, guest_stack_limit: u32) -> Res
 }
 
 /// A guest thread has ended: the process ends with status 0 when it was the last.
-fn ended(p: &'static Process) {
+fn ended(p: &'static Instance) {
     if p.threads.fetch_sub(1, Ordering::AcqRel) == 1 {
         p.exit(0);
     }
@@ -158,7 +143,7 @@ fn ended(p: &'static Process) {
 
 /// Runs `_start` on a host thread of its own (with a large stack). Returns only if that
 /// thread cannot be started.
-pub(crate) fn run_main(p: &'static Process, start: GuestStart, guest_stack_limit: u32) -> Result<(), String> {
+pub(crate) fn run_main(p: &'static Instance, start: GuestStart, guest_stack_limit: u32) -> Result<(), String> {
     let handle = std::thread::Builder::new()
         .name("pnacl-guest".into())
         .stack_size(MAIN_HOST_STACK)
@@ -173,7 +158,7 @@ pub(crate) fn run_main(p: &'static Process, start: GuestStart, guest_stack_limit
                 }
                 Err(e) => {
                     eprintln!("pnacl: {e}");
-                    p.exit(crate::EXIT_LOAD_ERROR);
+                    p.exit(EXIT_LOAD_ERROR);
                 }
             }
         })
@@ -185,7 +170,7 @@ pub(crate) fn run_main(p: &'static Process, start: GuestStart, guest_stack_limit
     }
 }
 
-fn clear_flag(p: &Process, flag: u32) {
+fn clear_flag(p: &Instance, flag: u32) {
     if flag != 0
         && let Ok(word) = p.memory.atomic_u32(flag)
     {
@@ -199,7 +184,7 @@ fn clear_flag(p: &Process, flag: u32) {
 /// # Safety
 /// `vmctx` must be the calling guest thread's context.
 pub(crate) unsafe fn create(vmctx: *mut VmCtx, function: u32, stack: u32, tp: u32) -> Result<(), Errno> {
-    let p = crate::process::get().expect("guest code runs in a process");
+    let p = instance::get().expect("guest code runs in a process");
     let code = p.guest_function(function, Ty::Void, &[]).ok_or(Errno::EINVAL)?;
     // From now on atomics must be real ones. The caller is the only thread that could be
     // running translated code with the flag clear, and it is here, outside it.
@@ -217,7 +202,7 @@ pub(crate) unsafe fn create(vmctx: *mut VmCtx, function: u32, stack: u32, tp: u3
             }
             Err(e) => {
                 eprintln!("pnacl: {e}");
-                p.exit(crate::EXIT_LOAD_ERROR);
+                p.exit(EXIT_LOAD_ERROR);
             }
         },
     );

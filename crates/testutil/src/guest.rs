@@ -17,7 +17,7 @@
 
 use std::fmt::Write as _;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// The types a test function may take and return (the ABI's parameter types).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -528,5 +528,5 @@ impl Case {
 pub fn run_text(text: &str, dir: &Path, name: &str, args: &[&str]) -> Output {
     let path = dir.join(format!("{name}.pnaclasm"));
     std::fs::write(&path, text).expect("write the test module");
-    Command::new(crate::pnacl_binary()).arg("run").arg(&path).arg("--").args(args).output().expect("run pnacl")
+    crate::pnacl_command().arg("run").arg(&path).arg("--").args(args).output().expect("run pnacl")
 }

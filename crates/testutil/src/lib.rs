@@ -8,6 +8,7 @@
 pub mod guest;
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 /// The workspace root.
 pub fn workspace_root() -> PathBuf {
@@ -186,4 +187,19 @@ pub fn conformance_dir() -> PathBuf {
         dir.display()
     );
     dir
+}
+
+/// A `pnacl` command whose translation cache is the test cache (`XDG_CACHE_HOME` set to
+/// cargo's temporary directory under the target directory), never the user's.
+pub fn pnacl_command() -> Command {
+    let mut c = Command::new(pnacl_binary());
+    c.env("XDG_CACHE_HOME", test_cache_home());
+    c
+}
+
+/// The `XDG_CACHE_HOME` of [`pnacl_command`]: `target/tmp/test-cache`.
+pub fn test_cache_home() -> PathBuf {
+    let bin = pnacl_binary();
+    let target = bin.parent().and_then(Path::parent).expect("target dir");
+    target.join("tmp").join("test-cache")
 }

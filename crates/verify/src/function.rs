@@ -210,6 +210,9 @@ impl Checker<'_, '_> {
                     Some(ret) => {
                         self.no_intrinsic_operand(callee);
                         self.call_types(|| "indirect call".into(), ret, args);
+                        if (callee.0 as usize) < self.cx.m.functions.len() && !self.cx.is_intrinsic_name(callee.0) {
+                            self.call_through_address(callee.0, ret, args);
+                        }
                     }
                     None => self.direct_call(callee, args),
                 }
@@ -276,6 +279,30 @@ impl Checker<'_, '_> {
         }
         let ret = m.signature(callee.0).ret;
         self.call_types(|| format!("call to {}", cx.function_name(callee.0)), ret, args);
+    }
+
+    /// An indirect call whose callee is function `f` itself: the writer's form of a direct
+    /// call whose argument count differs from `f`'s (LLVM IR calls a bitcast of `f`, as
+    /// PNaCl's `_start` does a `main` without parameters). A warning, saying what `pnacl run`
+    /// does with it.
+    fn call_through_address(&mut self, f: u32, ret: Ty, args: &[u32]) {
+        let sig = self.cx.m.signature(f);
+        if sig.params.len() == args.len() {
+            return;
+        }
+        let passed: Vec<Ty> = args.iter().map(|&a| self.ty(ValueId(a))).collect();
+        let droppable = sig.ret == ret && passed.len() > sig.params.len() && passed.starts_with(&sig.params);
+        let name = self.cx.function_name(f);
+        let outcome = if droppable { "pnacl run drops the extra arguments" } else { "pnacl run traps on it" };
+        self.report(
+            Rule::CallArgumentCount,
+            format!(
+                "Call to {name}, which takes {} arguments, with {}: written as an indirect call because the \
+                 argument count differs; {outcome}",
+                sig.params.len(),
+                args.len()
+            ),
+        );
     }
 
     /// The constant operands of intrinsics: memory orders, RMW operations, sizes and the

@@ -6,7 +6,9 @@
 //! the reader leaves the ABI rules to it) against every rule that can be seen in a pexe:
 //! types and signatures, linkage and the entry point, the intrinsic whitelist, instruction
 //! operand types and alignments, atomics' constant operands, call signatures. It returns
-//! every violation, in a deterministic order, with its [`Rule`] and where it is.
+//! every violation, in a deterministic order, with its [`Rule`] and where it is; [`check`]
+//! also returns the warnings (calls the module makes that are legal, but that `pnacl run`
+//! has to treat specially).
 //!
 //! Function bodies are checked in parallel (rayon), one task per function; module-level
 //! rules first, then functions in order, instructions in order within each.
@@ -63,8 +65,17 @@ pub struct Diagnostic {
     pub message: String,
 }
 
-/// Checks a module; returns every violation (none for an ABI-clean module).
+/// Checks a module; returns every violation (none for an ABI-clean module). Warnings are
+/// left out: [`check`] returns them too.
 pub fn verify(m: &Module) -> Vec<Diagnostic> {
+    let mut d = check(m);
+    d.retain(|d| !d.rule.is_warning());
+    d
+}
+
+/// Checks a module; returns every violation and every warning ([`Rule::is_warning`]), in
+/// one deterministic order.
+pub fn check(m: &Module) -> Vec<Diagnostic> {
     let cx = Context::new(m);
     let mut out = module::check(&cx);
     let per_function: Vec<Vec<Diagnostic>> = m

@@ -5,7 +5,8 @@ use std::fmt;
 macro_rules! rules {
     ($($(#[$doc:meta])* $name:ident = $id:literal, $what:literal;)*) => {
         /// A rule of the PNaCl ABI (`abi.…`), or of LLVM IR that the original tools
-        /// enforced with LLVM's verifier (`ir.…`).
+        /// enforced with LLVM's verifier (`ir.…`). A few rules only warn
+        /// ([`Rule::is_warning`]).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Rule {
             $($(#[$doc])* $name,)*
@@ -81,6 +82,16 @@ rules! {
     Phi = "ir.phi", "a phi has an incoming value for each predecessor of its block, for no other block, and one value per predecessor";
     /// Memory intrinsics have constant, trivial alignment and volatility operands.
     MemIntrinsic = "abi.mem-intrinsic", "memcpy, memmove and memset take the constant alignment 1 and a constant volatile flag";
+    /// A warning, not a violation: a call through a function's own address passes another
+    /// number of arguments than the function declares.
+    CallArgumentCount = "abi.call-argument-count", "a call through a function's own address passes the arguments the function declares (a warning: such a call was a direct call whose argument count differs, which the PNaCl writer could only write as an indirect call; `pnacl run` drops extra arguments when the callee returns the same type, and traps otherwise)";
+}
+
+impl Rule {
+    /// True for the rules whose breach is only a warning: the module is still ABI-clean.
+    pub fn is_warning(self) -> bool {
+        matches!(self, Rule::CallArgumentCount)
+    }
 }
 
 impl fmt::Display for Rule {

@@ -413,6 +413,43 @@ fn call_argument_and_result_types() {
     expect(&Pexe { types: &["i16"], constants: &[], start: &["%v0 = call i16 %p0();"], ..CLEAN }, &[Rule::CallTypes]);
 }
 
+/// A call through a function's own address with another argument count (how the PNaCl
+/// writer wrote `_start`'s call of a `main` without parameters) is legal: a warning, with
+/// its position, and no violation.
+#[test]
+fn calls_through_a_functions_address_with_another_argument_count_warn() {
+    let callee = "  function i32 @f1() {\n    blocks 1;\n    constants {\n      i32:\n        %c0 = i32 7;\n    }\n  %b0:\n    ret i32 %c0;\n  }\n";
+    let call = |args: &str, ret: &str| {
+        let start: &'static str = Box::leak(format!("%v0 = call {ret} @f1({args});").into_boxed_str());
+        let start: &'static [&'static str] = Box::leak(vec![start].into_boxed_slice());
+        Pexe { types: &["i32 ()", "float"], functions: &["define internal i32 @f1();"], start, bodies: callee, ..CLEAN }
+    };
+    for (args, ret, outcome) in [
+        ("i32 %p0, i32 %p0, i32 %p0", "i32", "pnacl run drops the extra arguments"),
+        ("i32 %p0", "float", "pnacl run traps on it"),
+    ] {
+        let p = call(args, ret);
+        let (m, violations) = p.check();
+        assert!(violations.is_empty(), "{violations:#?}");
+        let w = pnacl_verify::check(&m);
+        assert_eq!(rules(&w), vec![Rule::CallArgumentCount]);
+        assert!(w[0].rule.is_warning());
+        assert!(w[0].pos.is_some(), "a warning has its position");
+        let n = args.split(',').count();
+        assert_eq!(
+            w[0].message,
+            format!(
+                "Call to @f1, which takes 0 arguments, with {n}: written as an indirect call because the argument \
+                 count differs; {outcome}"
+            )
+        );
+    }
+    // The same count through the address, or a direct call: nothing to say.
+    let p = call("", "i32");
+    let (m, _) = p.check();
+    assert!(pnacl_verify::check(&m).is_empty());
+}
+
 fn atomic(intrinsic: &str, ty: &str, call: &str, constants: &[&str]) -> Vec<Diagnostic> {
     let decl = format!("declare external {ty};");
     let sym = format!("@f1 : \"{intrinsic}\";");

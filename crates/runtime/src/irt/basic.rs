@@ -1,13 +1,13 @@
 //! `nacl-irt-basic-0.1`, `nacl-irt-tls-0.1`, `nacl-irt-clock_get-0.1`,
 //! `nacl-irt-random-0.1` and `nacl-irt-dev-getpid-0.1`.
 
-use super::{get_timespec, host, memory, process, put_time, put_u32};
+use super::access::{get_timespec, host, instance, memory, put_time, put_u32};
 use crate::errno::{Errno, IrtResult, ret};
 use pnacl_codegen::abi::{VmCtx, memory::PAGE};
 
 /// `void exit(int status)`: ends the whole process.
 pub(super) extern "C" fn exit(_vmctx: *mut VmCtx, status: i32) {
-    process().exit(status)
+    instance().exit(status)
 }
 
 fn host_clock(clock: libc::clockid_t) -> libc::timespec {
@@ -69,7 +69,7 @@ pub(super) extern "C" fn sysconf(_vmctx: *mut VmCtx, name: i32, value: u32) -> i
     let v = match name {
         SC_NPROCESSORS_ONLN => std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
         SC_PAGESIZE => PAGE,
-        SC_NACL_FILE_ACCESS_ENABLED => u32::from(process().files.has_mounts()),
+        SC_NACL_FILE_ACCESS_ENABLED => u32::from(instance().files.has_mounts()),
         SC_NACL_LIST_MAPPINGS_ENABLED => 0,
         SC_NACL_PNACL_MODE => 1,
         _ => return Errno::EINVAL.0,

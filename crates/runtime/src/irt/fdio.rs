@@ -3,7 +3,7 @@
 //! Buffers are handed to the host system calls at their place in guest memory (checked to
 //! lie in the guest space); the kernel reports unmapped guest pages as `EFAULT`.
 
-use super::{host, memory, process, put_u32};
+use super::access::{host, instance, memory, put_u32};
 use crate::errno::{Errno, IrtResult, ret};
 use crate::output;
 use pnacl_codegen::abi::VmCtx;
@@ -11,13 +11,13 @@ use std::os::fd::{FromRawFd, OwnedFd};
 
 /// `int close(int fd)`.
 pub(super) extern "C" fn close(_vmctx: *mut VmCtx, fd: i32) -> i32 {
-    ret(process().files.close(fd))
+    ret(instance().files.close(fd))
 }
 
 /// `int dup(int fd, int *newfd)`.
 pub(super) extern "C" fn dup(_vmctx: *mut VmCtx, fd: i32, newfd: u32) -> i32 {
     ret((|| -> IrtResult {
-        let files = &process().files;
+        let files = &instance().files;
         let d = files.get(fd)?;
         // SAFETY: duplicates a descriptor we hold.
         let new = host(|| unsafe { libc::fcntl(d.fd, libc::F_DUPFD_CLOEXEC, 0) } as isize)?;
@@ -29,13 +29,13 @@ pub(super) extern "C" fn dup(_vmctx: *mut VmCtx, fd: i32, newfd: u32) -> i32 {
 
 /// `int dup2(int fd, int newfd)`.
 pub(super) extern "C" fn dup2(_vmctx: *mut VmCtx, fd: i32, newfd: i32) -> i32 {
-    ret(process().files.dup2(fd, newfd))
+    ret(instance().files.dup2(fd, newfd))
 }
 
 /// `int read(int fd, void *buf, size_t count, size_t *nread)`.
 pub(super) extern "C" fn read(_vmctx: *mut VmCtx, fd: i32, buf: u32, count: u32, nread: u32) -> i32 {
     ret((|| -> IrtResult {
-        let d = process().files.get(fd)?;
+        let d = instance().files.get(fd)?;
         let dst = memory().span(buf, count)?;
         // SAFETY: the range lies in the guest space.
         let n = host(|| unsafe { libc::read(d.fd, dst.cast(), count as usize) })?;
@@ -46,7 +46,7 @@ pub(super) extern "C" fn read(_vmctx: *mut VmCtx, fd: i32, buf: u32, count: u32,
 /// `int write(int fd, const void *buf, size_t count, size_t *nwrote)`.
 pub(super) extern "C" fn write(_vmctx: *mut VmCtx, fd: i32, buf: u32, count: u32, nwrote: u32) -> i32 {
     ret((|| -> IrtResult {
-        let files = &process().files;
+        let files = &instance().files;
         let d = files.peek(fd)?;
         if d.is_host_stdout()
             && let Some(out) = output::stdout()
@@ -68,7 +68,7 @@ pub(super) extern "C" fn write(_vmctx: *mut VmCtx, fd: i32, buf: u32, count: u32
 /// `int seek(int fd, off_t offset, int whence, off_t *new_offset)`.
 pub(super) extern "C" fn seek(_vmctx: *mut VmCtx, fd: i32, offset: i64, whence: i32, new_offset: u32) -> i32 {
     ret((|| -> IrtResult {
-        let d = process().files.get(fd)?;
+        let d = instance().files.get(fd)?;
         let whence = match whence {
             0 => libc::SEEK_SET,
             1 => libc::SEEK_CUR,
@@ -137,7 +137,7 @@ pub(super) fn host_fstat(fd: i32) -> Result<libc::stat, Errno> {
 /// `int fstat(int fd, struct stat *st)`.
 pub(super) extern "C" fn fstat(_vmctx: *mut VmCtx, fd: i32, st: u32) -> i32 {
     ret((|| -> IrtResult {
-        let d = process().files.get(fd)?;
+        let d = instance().files.get(fd)?;
         put_stat(st, &host_fstat(d.fd)?)
     })())
 }
@@ -146,7 +146,7 @@ pub(super) extern "C" fn fstat(_vmctx: *mut VmCtx, fd: i32, st: u32) -> i32 {
 /// `nacl_abi_dirent` layout (`d_ino` u64, `d_off` i64, `d_reclen` u16, `d_name`).
 pub(super) extern "C" fn getdents(_vmctx: *mut VmCtx, fd: i32, buf: u32, count: u32, nread: u32) -> i32 {
     ret((|| -> IrtResult {
-        let d = process().files.get(fd)?;
+        let d = instance().files.get(fd)?;
         // Host entries are never smaller than guest ones (19-byte header against 18), so
         // a host buffer of `count` bytes converts into at most `count` guest bytes.
         let mut raw = vec![0u8; count.min(1 << 20) as usize];
@@ -177,7 +177,7 @@ pub(super) extern "C" fn getdents(_vmctx: *mut VmCtx, fd: i32, buf: u32, count: 
 /// `int fchdir(int fd)`.
 pub(super) extern "C" fn fchdir(_vmctx: *mut VmCtx, fd: i32) -> i32 {
     ret((|| -> IrtResult {
-        let files = &process().files;
+        let files = &instance().files;
         let path = files.get(fd)?.path.clone().ok_or(Errno::ENOTDIR)?;
         files.set_cwd(path);
         Ok(())
@@ -185,7 +185,7 @@ pub(super) extern "C" fn fchdir(_vmctx: *mut VmCtx, fd: i32) -> i32 {
 }
 
 fn on_fd(fd: i32, f: impl Fn(i32) -> libc::c_int) -> IrtResult {
-    let d = process().files.get(fd)?;
+    let d = instance().files.get(fd)?;
     host(|| f(d.fd) as isize).map(|_| ())
 }
 
@@ -216,7 +216,7 @@ pub(super) extern "C" fn ftruncate(_vmctx: *mut VmCtx, fd: i32, length: i64) -> 
 /// `int isatty(int fd, int *result)`.
 pub(super) extern "C" fn isatty(_vmctx: *mut VmCtx, fd: i32, result: u32) -> i32 {
     ret((|| -> IrtResult {
-        let d = process().files.get(fd)?;
+        let d = instance().files.get(fd)?;
         // SAFETY: plain system call.
         let tty = unsafe { libc::isatty(d.fd) } == 1;
         put_u32(result, u32::from(tty))

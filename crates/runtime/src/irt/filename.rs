@@ -1,8 +1,8 @@
 //! `nacl-irt-filename-0.1` and `nacl-irt-dev-filename-0.2/0.3`: operations on paths,
 //! confined to the `--dir` directories (see [`crate::fs`]).
 
+use super::access::{host, instance, memory, put_u32};
 use super::fdio::{host_fstat, put_stat};
-use super::{host, memory, process, put_u32};
 use crate::errno::{Errno, IrtResult, ret};
 use crate::fs::{Resolved, proc_path};
 use pnacl_codegen::abi::VmCtx;
@@ -13,7 +13,7 @@ const PATH_MAX: usize = 4096;
 
 fn resolve(path: u32) -> Result<Resolved, Errno> {
     let bytes = memory().read_cstr(path, PATH_MAX)?;
-    process().files.resolve(&bytes)
+    instance().files.resolve(&bytes)
 }
 
 /// NaCl open flags to host ones.
@@ -46,7 +46,7 @@ pub(super) extern "C" fn open(_vmctx: *mut VmCtx, path: u32, flags: i32, mode: u
         let r = resolve(path)?;
         let fd = r.open(open_flags(flags)?, mode)?;
         let is_dir = host_fstat(fd.as_raw_fd())?.st_mode & libc::S_IFMT == libc::S_IFDIR;
-        let n = process().files.insert(fd, is_dir.then(|| r.guest.clone()))?;
+        let n = instance().files.insert(fd, is_dir.then(|| r.guest.clone()))?;
         put_u32(newfd, n as u32)
     })())
 }
@@ -95,7 +95,7 @@ pub(super) extern "C" fn chdir(_vmctx: *mut VmCtx, path: u32) -> i32 {
     ret((|| -> IrtResult {
         let r = resolve(path)?;
         r.open(libc::O_PATH | libc::O_DIRECTORY, 0)?;
-        process().files.set_cwd(r.guest);
+        instance().files.set_cwd(r.guest);
         Ok(())
     })())
 }
@@ -103,7 +103,7 @@ pub(super) extern "C" fn chdir(_vmctx: *mut VmCtx, path: u32) -> i32 {
 /// `int getcwd(char *buf, size_t len)`.
 pub(super) extern "C" fn getcwd(_vmctx: *mut VmCtx, buf: u32, len: u32) -> i32 {
     ret((|| -> IrtResult {
-        let mut cwd = process().files.cwd().into_bytes();
+        let mut cwd = instance().files.cwd().into_bytes();
         cwd.push(0);
         if cwd.len() > len as usize {
             return Err(Errno::ERANGE);

@@ -1,6 +1,6 @@
 //! `nacl-irt-memory-0.3`: `mmap`, `munmap` and `mprotect` over the guest heap region.
 
-use super::{host, memory, process};
+use super::access::{host, instance, memory};
 use crate::errno::{Errno, IrtResult, ret};
 use crate::memory::{PROT_READ, PROT_WRITE};
 use pnacl_codegen::abi::VmCtx;
@@ -40,7 +40,7 @@ pub(super) extern "C" fn mmap(
             if off < 0 || off % i64::from(PAGE) != 0 {
                 return Err(Errno::EINVAL);
             }
-            let d = process().files.get(fd)?;
+            let d = instance().files.get(fd)?;
             let at = m.mmap(hint, len, PROT_READ | PROT_WRITE, fixed)?;
             let dst = m.span(at, len)?;
             let mut done = 0usize;

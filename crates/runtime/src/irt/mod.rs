@@ -3,19 +3,21 @@
 //! Each IRT function is a host function with an entry in the guest function table, after
 //! the module's own functions, so the guest calls it through an ordinary (checked)
 //! indirect call. The query function fills the guest's table with those function values.
-//! Interface names, table sizes and slot orders follow the NaCl headers exactly.
+//! Interface names, table sizes and slot orders are in [`interfaces`].
 
+mod access;
 mod basic;
 mod fdio;
 mod filename;
+pub(crate) mod interfaces;
 mod mem;
 mod threads;
 
-use crate::errno::{Errno, IrtResult};
-use crate::memory::GuestMemory;
-use crate::process::{self, Process};
+use crate::status::EXIT_UNSUPPORTED;
+use access::instance;
+use interfaces::PPAPI_PREFIX;
 use pnacl_bitcode::ir::{Signature, Ty};
-use pnacl_codegen::abi::{self, VmCtx};
+use pnacl_codegen::abi::VmCtx;
 
 /// A host function the guest can call through the function table.
 pub(crate) struct HostFunction {
@@ -104,102 +106,10 @@ pub(crate) fn functions() -> Vec<HostFunction> {
     ]
 }
 
-const FDIO: &[&str] = &["close", "dup", "dup2", "read", "write", "seek", "fstat", "getdents"];
-const DEV_FDIO_2: &[&str] = &[
-    "close",
-    "dup",
-    "dup2",
-    "read",
-    "write",
-    "seek",
-    "fstat",
-    "getdents",
-    "fchdir",
-    "fchmod",
-    "fsync",
-    "fdatasync",
-    "ftruncate",
-];
-const DEV_FDIO_3: &[&str] = &[
-    "close",
-    "dup",
-    "dup2",
-    "read",
-    "write",
-    "seek",
-    "fstat",
-    "getdents",
-    "fchdir",
-    "fchmod",
-    "fsync",
-    "fdatasync",
-    "ftruncate",
-    "isatty",
-];
-const FILENAME_3: &[&str] = &[
-    "open", "stat", "mkdir", "rmdir", "chdir", "getcwd", "unlink", "truncate", "lstat", "link", "rename", "symlink",
-    "chmod", "access", "readlink", "utimes",
-];
-
-/// The interfaces offered: every one NaCl offers to PNaCl programs, the file-access ones,
-/// and the older `fdio-0.1` and `filename-0.1`. Slots are in header order.
-pub(crate) const INTERFACES: &[(&str, &[&str])] = &[
-    ("nacl-irt-basic-0.1", &["exit", "gettod", "clock", "nanosleep", "sched_yield", "sysconf"]),
-    ("nacl-irt-fdio-0.1", FDIO),
-    ("nacl-irt-dev-fdio-0.1", FDIO),
-    ("nacl-irt-dev-fdio-0.2", DEV_FDIO_2),
-    ("nacl-irt-dev-fdio-0.3", DEV_FDIO_3),
-    ("nacl-irt-filename-0.1", FILENAME_3.split_at(2).0),
-    ("nacl-irt-dev-filename-0.2", FILENAME_3.split_at(7).0),
-    ("nacl-irt-dev-filename-0.3", FILENAME_3),
-    ("nacl-irt-memory-0.3", &["mmap", "munmap", "mprotect"]),
-    ("nacl-irt-tls-0.1", &["tls_init", "tls_get"]),
-    ("nacl-irt-thread-0.1", &["thread_create", "thread_exit", "thread_nice"]),
-    ("nacl-irt-futex-0.1", &["futex_wait_abs", "futex_wake"]),
-    ("nacl-irt-clock_get-0.1", &["clock_getres", "clock_gettime"]),
-    ("nacl-irt-random-0.1", &["get_random_bytes"]),
-    ("nacl-irt-dev-getpid-0.1", &["getpid"]),
-];
-
-/// Interfaces only browser (PPAPI) programs query.
-const PPAPI_PREFIX: &[u8] = b"nacl-irt-ppapihook";
-
-/// The query function's data: each interface's table, as guest function values.
-pub(crate) struct Irt {
-    interfaces: Vec<(&'static [u8], Vec<u32>)>,
-    query: u32,
-}
-
-impl Irt {
-    /// `first` is the table index of the first host function.
-    pub fn new(functions: &[HostFunction], first: u32) -> Irt {
-        let value = |name: &str| {
-            let i = functions.iter().position(|f| f.name == name).expect("every slot names a host function");
-            abi::function_value(first + i as u32)
-        };
-        let interfaces =
-            INTERFACES.iter().map(|(n, slots)| (n.as_bytes(), slots.iter().map(|s| value(s)).collect())).collect();
-        Irt { interfaces, query: value("query") }
-    }
-
-    /// The guest value of the query function (the `AT_SYSINFO` entry).
-    pub fn query_value(&self) -> u32 {
-        self.query
-    }
-}
-
-fn process() -> &'static Process {
-    process::get().expect("guest code runs in a process")
-}
-
-fn memory() -> &'static GuestMemory {
-    &process().memory
-}
-
 /// `size_t nacl_irt_query(const char *name, void *table, size_t size)`: fills `table` and
 /// returns the interface's size, or returns 0 (unknown interface, or `size` too small).
 extern "C" fn query(_vmctx: *mut VmCtx, name: u32, table: u32, size: u32) -> u32 {
-    let p = process();
+    let p = instance();
     let Ok(name) = p.memory.read_cstr(name, 256) else { return 0 };
     if name.starts_with(PPAPI_PREFIX) {
         eprintln!(
@@ -207,7 +117,7 @@ extern "C" fn query(_vmctx: *mut VmCtx, name: u32, table: u32, size: u32) -> u32
             p.options.args.first().map(|a| String::from_utf8_lossy(a).into_owned()).unwrap_or_default(),
             String::from_utf8_lossy(&name),
         );
-        p.exit(crate::EXIT_UNSUPPORTED);
+        p.exit(EXIT_UNSUPPORTED);
     }
     let Some((_, values)) = p.irt.interfaces.iter().find(|(n, _)| *n == name.as_slice()) else { return 0 };
     let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
@@ -215,87 +125,4 @@ extern "C" fn query(_vmctx: *mut VmCtx, name: u32, table: u32, size: u32) -> u32
         return 0;
     }
     bytes.len() as u32
-}
-
-/// Writes `v` to the guest `i32`/`u32` at `addr`.
-fn put_u32(addr: u32, v: u32) -> IrtResult {
-    memory().write_u32(addr, v)
-}
-
-/// Writes a guest `struct timespec` / `struct timeval` (an `i64` and an `i32`, padded).
-fn put_time(addr: u32, sec: i64, frac: i64) -> IrtResult {
-    let mut b = [0u8; 16];
-    b[..8].copy_from_slice(&sec.to_le_bytes());
-    b[8..12].copy_from_slice(&(frac as i32).to_le_bytes());
-    memory().write(addr, &b)
-}
-
-/// Reads a guest `struct timespec`.
-fn get_timespec(addr: u32) -> Result<libc::timespec, Errno> {
-    let mut b = [0u8; 12];
-    memory().read(addr, &mut b)?;
-    let sec = i64::from_le_bytes(b[..8].try_into().expect("8 bytes"));
-    let nsec = i32::from_le_bytes(b[8..].try_into().expect("4 bytes"));
-    if !(0..1_000_000_000).contains(&nsec) || sec < 0 {
-        return Err(Errno::EINVAL);
-    }
-    Ok(libc::timespec { tv_sec: sec as libc::time_t, tv_nsec: libc::c_long::from(nsec) })
-}
-
-/// Retries a host call while it is interrupted; a negative result is the host errno.
-fn host(mut f: impl FnMut() -> isize) -> Result<isize, Errno> {
-    loop {
-        let r = f();
-        if r >= 0 {
-            return Ok(r);
-        }
-        let e = Errno::last();
-        if e != Errno::EINTR {
-            return Err(e);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Interface sizes, from the NaCl headers (runtime-facts §4.3).
-    #[test]
-    fn interface_sizes_are_exact() {
-        let sizes = [
-            ("nacl-irt-basic-0.1", 24),
-            ("nacl-irt-fdio-0.1", 32),
-            ("nacl-irt-dev-fdio-0.1", 32),
-            ("nacl-irt-dev-fdio-0.2", 52),
-            ("nacl-irt-dev-fdio-0.3", 56),
-            ("nacl-irt-filename-0.1", 8),
-            ("nacl-irt-dev-filename-0.2", 28),
-            ("nacl-irt-dev-filename-0.3", 64),
-            ("nacl-irt-memory-0.3", 12),
-            ("nacl-irt-tls-0.1", 8),
-            ("nacl-irt-thread-0.1", 12),
-            ("nacl-irt-futex-0.1", 8),
-            ("nacl-irt-clock_get-0.1", 8),
-            ("nacl-irt-random-0.1", 4),
-            ("nacl-irt-dev-getpid-0.1", 4),
-        ];
-        assert_eq!(INTERFACES.len(), sizes.len());
-        for ((name, slots), (n, size)) in INTERFACES.iter().zip(sizes) {
-            assert_eq!(*name, n);
-            assert_eq!(slots.len() * 4, size, "{name}");
-        }
-    }
-
-    #[test]
-    fn every_slot_is_a_host_function() {
-        let functions = functions();
-        let irt = Irt::new(&functions, 10);
-        assert_eq!(irt.query_value(), abi::function_value(10));
-        for (name, slots) in INTERFACES {
-            for s in *slots {
-                assert!(functions.iter().any(|f| f.name == *s), "{name}: {s}");
-            }
-        }
-    }
 }

@@ -3,7 +3,7 @@
 //! Futexes are the host's: guest memory is shared by every guest thread at one host
 //! address, so a private host futex on that address is keyed by the guest address.
 
-use super::{memory, put_u32};
+use super::access::{memory, put_u32};
 use crate::errno::{Errno, IrtResult, ret};
 use crate::thread;
 use pnacl_codegen::abi::VmCtx;
@@ -45,7 +45,7 @@ fn futex(word: &std::sync::atomic::AtomicU32, op: i32, val: u32, timeout: *const
 pub(super) extern "C" fn futex_wait_abs(_vmctx: *mut VmCtx, addr: u32, value: i32, abstime: u32) -> i32 {
     ret((|| -> IrtResult {
         let word = memory().atomic_u32(addr)?;
-        let deadline = if abstime != 0 { Some(super::get_timespec(abstime)?) } else { None };
+        let deadline = if abstime != 0 { Some(super::access::get_timespec(abstime)?) } else { None };
         let timeout = deadline.as_ref().map_or(std::ptr::null(), |t| t as *const libc::timespec);
         let op = libc::FUTEX_WAIT_BITSET | libc::FUTEX_CLOCK_REALTIME;
         if futex(word, op, value as u32, timeout, libc::FUTEX_BITSET_MATCH_ANY as u32) == 0 {

@@ -1,0 +1,111 @@
+//! Translating a module: every defined function lowered to Cranelift IR and compiled, in
+//! parallel on all cores, then assembled into one [`Object`].
+
+use crate::abi::TrapKind;
+use crate::isa::{self, Tier};
+use crate::layout::GuestLayout;
+use crate::link::{self, Compiled};
+use crate::object::{CodeRange, Object};
+use crate::sigs::SigTable;
+use crate::translate;
+use cranelift_codegen::control::ControlPlane;
+use cranelift_codegen::ir::{ExternalName, UserExternalName};
+use cranelift_codegen::isa::TargetIsa;
+use cranelift_codegen::{FinalizedMachReloc, FinalizedRelocTarget};
+use cranelift_frontend::FunctionBuilderContext;
+use pnacl_bitcode::Module;
+use pnacl_bitcode::abi::{Intrinsic, intrinsic};
+use pnacl_bitcode::ir::{Signature, SsaCheck, ValueId};
+use rayon::prelude::*;
+use std::time::Instant;
+
+/// The intrinsic each function of `m` is, by its symbol-table name.
+pub fn intrinsics(m: &Module) -> Vec<Option<&'static Intrinsic>> {
+    let names = m.names();
+    (0..m.functions.len() as u32).map(|f| names.get(ValueId(f)).and_then(intrinsic)).collect()
+}
+
+/// Translates every defined function of `m` into an [`Object`]. `table_len` is the number
+/// of function table entries; `host_sigs` are the signatures of the host functions the
+/// runtime puts in the table (numbered with the module's). `verify` runs Cranelift's IR
+/// verifier on every function (slower; for tests; debug builds always do).
+pub fn compile(
+    m: &Module,
+    table_len: u32,
+    tier: Tier,
+    verify: bool,
+    host_sigs: &[Signature],
+) -> Result<Object, String> {
+    let started = Instant::now();
+    let layout = GuestLayout::new(m)?;
+    let sigs = SigTable::new(m, host_sigs);
+    let intrinsics = intrinsics(m);
+    let fast = isa::isa(true, tier, verify)?;
+    let plain = isa::isa(false, tier, verify)?;
+    let env = translate::Env {
+        m,
+        layout: &layout,
+        sigs: &sigs,
+        intrinsics: &intrinsics,
+        table_len,
+        call_conv: fast.default_call_conv(),
+        frontend: fast.frontend_config(),
+    };
+    let defined: Vec<u32> =
+        m.functions.iter().enumerate().filter(|(_, f)| f.body.is_some()).map(|(i, _)| i as u32).collect();
+    let compiled: Vec<Result<Compiled, String>> = defined
+        .par_iter()
+        .map_init(
+            || (FunctionBuilderContext::new(), cranelift_codegen::Context::new(), SsaCheck::default()),
+            |(fbc, ctx, ssa), &f| {
+                let func = translate::function(&env, f, fbc, ssa).map_err(|e| format!("@f{f}: {e}"))?;
+                let setjmp = m.functions[f as usize].body.as_ref().is_some_and(|b| translate::calls_setjmp(&env, b));
+                let isa: &dyn TargetIsa = if setjmp { &*plain } else { &*fast };
+                ctx.clear();
+                ctx.func = func;
+                let code = ctx
+                    .compile(isa, &mut ControlPlane::default())
+                    .map_err(|e| format!("@f{f}: cranelift: {:?}", e.inner))?;
+                let bytes = code.code_buffer().to_vec();
+                let raw_relocs = code.buffer.relocs().to_vec();
+                let traps = code.buffer.traps().iter().map(|t| (t.offset, t.code)).collect();
+                let names = ctx.func.params.user_named_funcs();
+                let relocs = raw_relocs
+                    .iter()
+                    .map(|r| {
+                        let name = match &r.target {
+                            FinalizedRelocTarget::ExternalName(ExternalName::User(n)) => Some(names[*n].clone()),
+                            _ => None,
+                        };
+                        (r.clone(), name)
+                    })
+                    .collect::<Vec<(FinalizedMachReloc, Option<UserExternalName>)>>();
+                Ok(Compiled { function: f, code: bytes, relocs, traps })
+            },
+        )
+        .collect();
+    let compiled: Vec<Compiled> = compiled.into_iter().collect::<Result<_, _>>()?;
+    let assembled = link::assemble(&compiled, m.functions.len())?;
+    let mut functions = vec![None; m.functions.len()];
+    let mut traps = Vec::new();
+    for (c, &offset) in compiled.iter().zip(&assembled.offsets) {
+        functions[c.function as usize] = Some(CodeRange { offset, len: c.code.len() as u32 });
+        for &(o, code) in &c.traps {
+            if let Some(kind) = TrapKind::from_code(code) {
+                traps.push((offset + o, kind));
+            }
+        }
+    }
+    traps.sort_by_key(|t| t.0);
+    Ok(Object {
+        code: assembled.code,
+        functions,
+        traps,
+        relocs: assembled.relocs,
+        table_len,
+        tier,
+        layout,
+        sigs,
+        time: started.elapsed(),
+    })
+}

@@ -1,0 +1,111 @@
+//! Binary operators and comparisons, scalar and vector.
+
+use super::Translator;
+use crate::abi::HostFn;
+use crate::clif::clif_type;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::types::*;
+use cranelift_codegen::ir::{InstBuilder, Value};
+use pnacl_bitcode::ir::{BinOp, Pred, Ty};
+
+impl Translator<'_, '_, '_> {
+    pub(super) fn binop(&mut self, op: BinOp, t: Ty, a: Value, c: Value) -> Result<Value, String> {
+        let float = t.element().is_float();
+        // Cranelift has no vector division, and shifts vectors by one scalar amount.
+        let lane_wise = matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem)
+            || matches!(op, BinOp::Shl | BinOp::LShr | BinOp::AShr);
+        if t.is_vector() && lane_wise && !(float && op == BinOp::SDiv) {
+            return self.per_lane(t, a, c, |s, x, y| s.binop(op, t.element(), x, y));
+        }
+        if op == BinOp::Mul && t == Ty::V16I8 {
+            return Ok(self.mul_i8x16(a, c));
+        }
+        if op == BinOp::SRem && float {
+            let h = if t == Ty::Float { HostFn::Fmodf } else { HostFn::Fmod };
+            return Ok(self.call_host(h, &[a, c])[0]);
+        }
+        let ins = self.b.ins();
+        Ok(match (op, float) {
+            (BinOp::Add, false) => ins.iadd(a, c),
+            (BinOp::Add, true) => ins.fadd(a, c),
+            (BinOp::Sub, false) => ins.isub(a, c),
+            (BinOp::Sub, true) => ins.fsub(a, c),
+            (BinOp::Mul, false) => ins.imul(a, c),
+            (BinOp::Mul, true) => ins.fmul(a, c),
+            (BinOp::UDiv, _) => ins.udiv(a, c),
+            (BinOp::SDiv, false) => ins.sdiv(a, c),
+            (BinOp::SDiv, true) => ins.fdiv(a, c),
+            (BinOp::URem, _) => ins.urem(a, c),
+            (BinOp::SRem, false) => ins.srem(a, c),
+            (BinOp::SRem, true) => unreachable!("handled above"),
+            (BinOp::Shl, _) => ins.ishl(a, c),
+            (BinOp::LShr, _) => ins.ushr(a, c),
+            (BinOp::AShr, _) => ins.sshr(a, c),
+            (BinOp::And, _) => ins.band(a, c),
+            (BinOp::Or, _) => ins.bor(a, c),
+            (BinOp::Xor, _) => ins.bxor(a, c),
+        })
+    }
+
+    pub(super) fn compare(&mut self, pred: Pred, t: Ty, a: Value, c: Value) -> Value {
+        let n = pred.0;
+        if pred.is_integer() {
+            let cc = match n {
+                32 => IntCC::Equal,
+                33 => IntCC::NotEqual,
+                34 => IntCC::UnsignedGreaterThan,
+                35 => IntCC::UnsignedGreaterThanOrEqual,
+                36 => IntCC::UnsignedLessThan,
+                37 => IntCC::UnsignedLessThanOrEqual,
+                38 => IntCC::SignedGreaterThan,
+                39 => IntCC::SignedGreaterThanOrEqual,
+                40 => IntCC::SignedLessThan,
+                _ => IntCC::SignedLessThanOrEqual,
+            };
+            return self.b.ins().icmp(cc, a, c);
+        }
+        let cc = match n {
+            1 => Some(FloatCC::Equal),
+            2 => Some(FloatCC::GreaterThan),
+            3 => Some(FloatCC::GreaterThanOrEqual),
+            4 => Some(FloatCC::LessThan),
+            5 => Some(FloatCC::LessThanOrEqual),
+            6 => Some(FloatCC::OrderedNotEqual),
+            7 => Some(FloatCC::Ordered),
+            8 => Some(FloatCC::Unordered),
+            9 => Some(FloatCC::UnorderedOrEqual),
+            10 => Some(FloatCC::UnorderedOrGreaterThan),
+            11 => Some(FloatCC::UnorderedOrGreaterThanOrEqual),
+            12 => Some(FloatCC::UnorderedOrLessThan),
+            13 => Some(FloatCC::UnorderedOrLessThanOrEqual),
+            14 => Some(FloatCC::NotEqual),
+            _ => None,
+        };
+        match cc {
+            // Cranelift's x86 backend has no vector `one` and `ueq`: build them from the
+            // predicates it has.
+            Some(FloatCC::OrderedNotEqual) if t.is_vector() => {
+                let ordered = self.b.ins().fcmp(FloatCC::Ordered, a, c);
+                let ne = self.b.ins().fcmp(FloatCC::NotEqual, a, c);
+                self.b.ins().band(ordered, ne)
+            }
+            Some(FloatCC::UnorderedOrEqual) if t.is_vector() => {
+                let unordered = self.b.ins().fcmp(FloatCC::Unordered, a, c);
+                let eq = self.b.ins().fcmp(FloatCC::Equal, a, c);
+                self.b.ins().bor(unordered, eq)
+            }
+            Some(cc) => self.b.ins().fcmp(cc, a, c),
+            None => {
+                // `false` (0) and `true` (15).
+                let result = clif_type(t.compare_result());
+                let v = if n == 15 { -1 } else { 0 };
+                if result.is_vector() {
+                    let lane = self.b.ins().iconst(result.lane_type(), v);
+                    self.b.ins().splat(result, lane)
+                } else {
+                    self.b.ins().iconst(I8, v & 1)
+                }
+            }
+        }
+    }
+}

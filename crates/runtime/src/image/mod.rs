@@ -1,0 +1,174 @@
+//! Images: a module translated and laid out, ready to load into a process without the
+//! module. `pnacl compile` writes one to a file and the translation cache keeps them; every
+//! run goes through one, so that running a pexe and running its image are the same thing.
+//!
+//! An image holds the translator's [`Object`] (code, relocations, trap sites), the
+//! signature id of each function's table entry, the initial contents of the globals, the
+//! entry point, the functions' names (for trap messages) and where it came from: the
+//! pexe's hash and size, and whether it is a browser program. [`encoding`] turns it into
+//! bytes and back, validating everything it reads.
+
+pub mod encoding;
+
+use crate::irt::{self, interfaces::is_browser_program};
+use crate::status::LoadError;
+use pnacl_bitcode::Module;
+use pnacl_bitcode::ir::{Linkage, Ty, ValueId};
+use pnacl_codegen::abi::{self, memory};
+use pnacl_codegen::{Object, Tier};
+
+/// A translated module, ready to load.
+#[derive(Clone, Debug)]
+pub struct Image {
+    /// BLAKE3 hash of the pexe it was translated from.
+    pub pexe_hash: [u8; 32],
+    /// Size of that pexe, in bytes.
+    pub bitcode_size: u64,
+    /// A browser (PPAPI) program: translated, but refused by `run`.
+    pub browser: bool,
+    /// The entry point, `_start`.
+    pub entry: u32,
+    /// The translated code.
+    pub object: Object,
+    /// The signature id of each module function's table entry ([`abi::NO_SIGNATURE`] for
+    /// functions without code).
+    pub function_sigs: Vec<u32>,
+    /// The signature id of each IRT host function's table entry, in
+    /// [`irt::functions`] order.
+    pub host_sigs: Vec<u32>,
+    /// The name of each module function, for messages.
+    pub names: Vec<String>,
+    /// The globals' initial contents, from [`memory::GLOBALS_START`] to the layout's
+    /// `data_end`.
+    pub data: Vec<u8>,
+}
+
+/// The name of module function `f` in messages.
+fn function_name(m: &Module, f: u32) -> String {
+    match m.names().get(ValueId(f)) {
+        Some(n) => String::from_utf8_lossy(n).into_owned(),
+        None => format!("@f{f}"),
+    }
+}
+
+/// The function `_start`: the one defined function with external linkage.
+fn entry_point(m: &Module) -> Result<u32, LoadError> {
+    let mut entries = m
+        .functions
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.linkage == Linkage::External && f.body.is_some())
+        .map(|(i, _)| i as u32);
+    let f = entries.next().ok_or_else(|| LoadError::Other("the module defines no entry point (_start)".into()))?;
+    let sig = m.signature(f);
+    if sig.params != [Ty::I32] {
+        return Err(LoadError::Other(format!("the entry point {} does not take one i32", function_name(m, f))));
+    }
+    Ok(f)
+}
+
+impl Image {
+    /// Checks `m` with the ABI verifier (the translator relies on its rules) and translates
+    /// it. `bitcode` is the pexe it was read from. Browser programs are translated too.
+    pub fn compile(m: &Module, bitcode: &[u8], tier: Tier) -> Result<Image, LoadError> {
+        let diagnostics = pnacl_verify::verify(m);
+        if !diagnostics.is_empty() {
+            return Err(LoadError::NotAbiClean(diagnostics));
+        }
+        let entry = entry_point(m)?;
+        let host: Vec<_> = irt::functions().iter().map(|h| h.signature()).collect();
+        let table_len = 1 + m.functions.len() + host.len();
+        let table_len = u32::try_from(table_len).map_err(|_| "too many functions".to_string())?;
+        let object = pnacl_codegen::compile(m, table_len, tier, false, &host)?;
+        let sig_id = |ret: Ty, params: &[Ty]| object.sigs.id(ret, params).unwrap_or(abi::NO_SIGNATURE);
+        let function_sigs = (0..m.functions.len() as u32)
+            .map(|f| match object.functions[f as usize] {
+                Some(_) => sig_id(m.signature(f).ret, &m.signature(f).params),
+                None => abi::NO_SIGNATURE,
+            })
+            .collect();
+        let host_sigs = host.iter().map(|s| sig_id(s.ret, &s.params)).collect();
+        Ok(Image {
+            pexe_hash: *blake3::hash(bitcode).as_bytes(),
+            bitcode_size: bitcode.len() as u64,
+            browser: is_browser_program(m),
+            entry,
+            data: object.layout.initial_data(m),
+            object,
+            function_sigs,
+            host_sigs,
+            names: (0..m.functions.len() as u32).map(|f| function_name(m, f)).collect(),
+        })
+    }
+
+    /// Checks that the image is one the translator could have made, for this runtime: every
+    /// offset in the code, every id and index in range, the table laid out as the runtime
+    /// lays it out. Loading and running trust nothing else of it.
+    pub fn validate(&self) -> Result<(), String> {
+        let o = &self.object;
+        let functions = self.names.len();
+        if o.functions.len() != functions || self.function_sigs.len() != functions {
+            return Err("function lists of different lengths".into());
+        }
+        let host = irt::functions();
+        let sig = |ret: Ty, params: &[Ty]| o.sigs.id(ret, params);
+        let host_ids: Vec<Option<u32>> = host.iter().map(|h| sig(h.ret, h.params)).collect();
+        if self.host_sigs.iter().map(|&s| Some(s)).ne(host_ids) {
+            return Err("the IRT functions' signatures are not this runtime's".into());
+        }
+        if o.table_len as usize != 1 + functions + host.len() {
+            return Err("the function table is not laid out for this runtime".into());
+        }
+        let code_len = o.code.len();
+        let mut ranges: Vec<(usize, usize)> = Vec::new();
+        for (f, (range, &id)) in o.functions.iter().zip(&self.function_sigs).enumerate() {
+            match range {
+                Some(r) if (r.offset as usize).checked_add(r.len as usize).is_some_and(|end| end <= code_len) => {
+                    if id as usize >= o.sigs.len() {
+                        return Err(format!("@f{f}: signature id {id} out of range"));
+                    }
+                    ranges.push((r.offset as usize, r.len as usize));
+                }
+                Some(_) => return Err(format!("@f{f}: code outside the code section")),
+                None if id == abi::NO_SIGNATURE => {}
+                None => return Err(format!("@f{f}: a signature without code")),
+            }
+        }
+        ranges.sort_unstable();
+        if ranges.windows(2).any(|w| w[0].0 + w[0].1 > w[1].0) {
+            return Err("functions overlap".into());
+        }
+        let entry = self.entry as usize;
+        if o.functions.get(entry).copied().flatten().is_none()
+            || Some(self.function_sigs[entry]) != sig(Ty::Void, &[Ty::I32])
+        {
+            return Err("the entry point is not a function of type void (i32)".into());
+        }
+        if o.traps.iter().any(|&(at, _)| at as usize >= code_len) || o.traps.windows(2).any(|w| w[0].0 >= w[1].0) {
+            return Err("trap sites outside the code, or out of order".into());
+        }
+        for r in &o.relocs {
+            let in_code = (r.offset as usize).checked_add(8).is_some_and(|end| end <= code_len);
+            let target_ok = match r.target {
+                pnacl_codegen::RelocTarget::Host(h) => (h as usize) < abi::HostFn::ALL.len(),
+                pnacl_codegen::RelocTarget::Code(at) => (at as usize) < code_len,
+                _ => true,
+            };
+            if !in_code || !target_ok {
+                return Err(format!("bad relocation at {}", r.offset));
+            }
+        }
+        let l = &o.layout;
+        let limit = (memory::MAIN_STACK_TOP - memory::MAIN_STACK_SIZE) / 2;
+        let data_end = u64::from(memory::GLOBALS_START) + self.data.len() as u64;
+        let page_end = u64::from(l.data_end).div_ceil(u64::from(memory::PAGE)) * u64::from(memory::PAGE);
+        if u64::from(l.data_end) != data_end
+            || l.data_end > limit
+            || l.constants_start < memory::GLOBALS_START
+            || u64::from(l.constants_start) > page_end
+        {
+            return Err("the globals' layout is not one the translator makes".into());
+        }
+        Ok(())
+    }
+}
