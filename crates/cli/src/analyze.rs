@@ -1,6 +1,8 @@
 //! `pnacl analyze`: a generic dump of any bitstream, in the spirit of `llvm-bcanalyzer -dump`.
 
 use crate::names::{Dialect, block_name, record_name};
+use crate::report::{self, Diagnostic, Failure};
+use crate::{output, status};
 use pnacl_bitstream::{AbbrevTarget, BitPos, Container, Cursor, Step};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -9,8 +11,14 @@ use std::path::PathBuf;
 
 /// Arguments of `pnacl analyze`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "Each line is the bit position (byte:bit) of a block, abbreviation definition or record, \
+                        then what it is; the summary counts them per block id. A malformed stream is dumped up \
+                        to the fault, then its error (exit status 1).\n\n\
+                        Examples:\n  pnacl analyze factorial.pexe | less\n  pnacl analyze --summary hello.bc\n  \
+                        pnacl asm examples/hello_world.pnaclasm -o - | pnacl analyze --max-ops 4 -")]
 pub struct Args {
-    /// The bitcode file (a .pexe, or LLVM .bc with or without a wrapper).
+    /// The bitcode file (a .pexe, or LLVM .bc with or without a wrapper; `-` for standard
+    /// input).
     pub file: PathBuf,
     /// Print only the per-block summary, not the dump.
     #[arg(long)]
@@ -32,29 +40,44 @@ struct Stats {
 
 /// Runs the command; returns the process exit status.
 pub fn run(args: &Args) -> i32 {
-    let data = match std::fs::read(&args.file) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("pnacl analyze: {}: {e}", args.file.display());
-            return 1;
+    let name = output::input_name(&args.file);
+    let result = output::read(&args.file).and_then(|data| {
+        let stdout = std::io::stdout();
+        let mut out = std::io::BufWriter::new(stdout.lock());
+        let result = analyze(&data, args, &mut out);
+        let flushed = out.flush();
+        match result {
+            Ok(()) => flushed.map_err(|e| Failure::input("<stdout>", e))?,
+            Err(Problem::Output(e)) => return Err(Failure::input("<stdout>", e)),
+            Err(Problem::Input(e)) => return Err(Diagnostic::bitstream(&name, &e).into()),
         }
-    };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let status = match analyze(&data, args, &mut out) {
-        Ok(()) => 0,
-        Err(e) => {
-            let _ = out.flush();
-            eprintln!("pnacl analyze: {}: {e}", args.file.display());
-            1
-        }
-    };
-    let _ = out.flush();
-    status
+        Ok(status::SUCCESS)
+    });
+    report::finish("analyze", result)
 }
 
-fn analyze(data: &[u8], args: &Args, out: &mut impl Write) -> Result<(), String> {
-    let container = Container::detect(data).map_err(|e| e.to_string())?;
+/// Why the dump stopped.
+enum Problem {
+    /// The bitstream is malformed.
+    Input(pnacl_bitstream::Error),
+    /// Standard output cannot be written.
+    Output(std::io::Error),
+}
+
+impl From<std::io::Error> for Problem {
+    fn from(e: std::io::Error) -> Problem {
+        Problem::Output(e)
+    }
+}
+
+impl From<pnacl_bitstream::Error> for Problem {
+    fn from(e: pnacl_bitstream::Error) -> Problem {
+        Problem::Input(e)
+    }
+}
+
+fn analyze(data: &[u8], args: &Args, out: &mut impl Write) -> Result<(), Problem> {
+    let container = Container::detect(data)?;
     let (dialect, what) = match &container {
         Container::Pexe { header } => {
             let fields: Vec<String> = header.fields.iter().map(|f| f.contents()).collect();
@@ -65,10 +88,9 @@ fn analyze(data: &[u8], args: &Args, out: &mut impl Write) -> Result<(), String>
             (Dialect::Llvm, format!("LLVM bitcode in a wrapper (offset {}, size {})", w.offset, w.size))
         }
     };
-    let io = |e: std::io::Error| e.to_string();
-    writeln!(out, "{what}, {} bytes", data.len()).map_err(io)?;
+    writeln!(out, "{what}, {} bytes", data.len())?;
     let (stream, start) = container.stream(data);
-    let mut c = Cursor::new(stream, start, 2).map_err(|e| e.to_string())?;
+    let mut c = Cursor::new(stream, start, 2)?;
     let mut stats: BTreeMap<u32, Stats> = BTreeMap::new();
     // Open blocks: id, and position of the enter record.
     let mut open: Vec<(u32, BitPos)> = Vec::new();
@@ -79,9 +101,9 @@ fn analyze(data: &[u8], args: &Args, out: &mut impl Write) -> Result<(), String>
             Ok(s) => s,
             Err(e) => {
                 if !args.summary {
-                    writeln!(out, "{e}").map_err(io)?;
+                    writeln!(out, "{e}")?;
                 }
-                return Err(format!("malformed bitstream: {e}"));
+                return Err(e.into());
             }
         };
         line.clear();
@@ -160,16 +182,15 @@ fn analyze(data: &[u8], args: &Args, out: &mut impl Write) -> Result<(), String>
             }
         }
         if !args.summary {
-            writeln!(out, "{line}").map_err(io)?;
+            writeln!(out, "{line}")?;
         }
     }
-    writeln!(out, "\nSummary: {top_level} top-level block(s)").map_err(io)?;
+    writeln!(out, "\nSummary: {top_level} top-level block(s)")?;
     writeln!(
         out,
         "{:>6}  {:<28}{:>10}{:>10}{:>10}{:>10}{:>12}",
         "id", "block", "instances", "records", "abbrevs", "subblocks", "bits"
-    )
-    .map_err(io)?;
+    )?;
     let mut total = Stats::default();
     for (id, s) in &stats {
         let name = block_name(dialect, *id).unwrap_or("UNKNOWN_BLOCK");
@@ -177,13 +198,11 @@ fn analyze(data: &[u8], args: &Args, out: &mut impl Write) -> Result<(), String>
             out,
             "{id:>6}  {name:<28}{:>10}{:>10}{:>10}{:>10}{:>12}",
             s.instances, s.records, s.abbrevs, s.subblocks, s.bits
-        )
-        .map_err(io)?;
+        )?;
         total.instances += s.instances;
         total.records += s.records;
         total.abbrevs += s.abbrevs;
     }
-    writeln!(out, "{:>6}  {:<28}{:>10}{:>10}{:>10}", "", "total", total.instances, total.records, total.abbrevs)
-        .map_err(io)?;
+    writeln!(out, "{:>6}  {:<28}{:>10}{:>10}{:>10}", "", "total", total.instances, total.records, total.abbrevs)?;
     Ok(())
 }

@@ -12,6 +12,8 @@
 //! an image is only loaded if its seal is this key's, so files that another user or
 //! program wrote are never run as code. `pnacl compile` seals with the same key.
 
+use crate::report::{self, Diagnostic, Failure};
+use crate::status;
 use pnacl_runtime::{BUILD_ID, Image, ImageError, VERSION};
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
@@ -118,7 +120,8 @@ impl Cache {
 
     /// Stores `bytes` at `path` (a temporary file renamed into place).
     pub fn store(&self, path: &Path, bytes: &[u8]) -> Result<(), String> {
-        write_atomically(path, bytes)
+        crate::output::write_atomically(path, |w| w.write_all(bytes))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 
     /// The cached images: their paths and total size.
@@ -154,56 +157,28 @@ fn getrandom(buf: &mut [u8]) -> Result<(), String> {
         .map_err(|e| format!("no random bytes for a key: {e}"))
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same directory, renamed into
-/// place: readers see the old file or the whole new one, never a part.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".pnacl")
-        .tempfile_in(dir)
-        .map_err(|e| format!("cannot create a file in {}: {e}", dir.display()))?;
-    tmp.write_all(bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    tmp.persist(path).map_err(|e| format!("cannot write {}: {}", path.display(), e.error))?;
-    Ok(())
-}
-
 /// Runs `pnacl cache`; returns the exit status.
 pub fn run(args: &Args) -> i32 {
-    let cache = match Cache::open() {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("pnacl cache: {e}");
-            return 1;
-        }
-    };
-    let result = cache.images().and_then(|(paths, size)| match args.action {
-        Action::Info => {
-            println!("cache: {}", cache.dir.display());
-            println!("translations: {} ({:.1} MB)", paths.len(), size as f64 / 1e6);
-            println!("pnacl {VERSION} (build {BUILD_ID}), for {}", pnacl_codegen::target_features()?);
-            Ok(())
-        }
-        Action::Clean => {
-            for p in &paths {
-                std::fs::remove_file(p).map_err(|e| format!("{}: {e}", p.display()))?;
+    let result = Cache::open().and_then(|cache| {
+        let (paths, size) = cache.images()?;
+        match args.action {
+            Action::Info => {
+                println!("cache: {}", cache.dir.display());
+                println!("translations: {} ({:.1} MB)", paths.len(), size as f64 / 1e6);
+                println!("pnacl {VERSION} (build {BUILD_ID}), for {}", pnacl_codegen::target_features()?);
             }
-            let s = if paths.len() == 1 { "" } else { "s" };
-            println!(
-                "removed {} translation{s} ({:.1} MB) from {}",
-                paths.len(),
-                size as f64 / 1e6,
-                cache.dir.display()
-            );
-            Ok(())
+            Action::Clean => {
+                for p in &paths {
+                    std::fs::remove_file(p).map_err(|e| format!("{}: {e}", p.display()))?;
+                }
+                let s = if paths.len() == 1 { "" } else { "s" };
+                let mb = size as f64 / 1e6;
+                println!("removed {} translation{s} ({mb:.1} MB) from {}", paths.len(), cache.dir.display());
+            }
         }
+        Ok(status::SUCCESS)
     });
-    match result {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("pnacl cache: {e}");
-            1
-        }
-    }
+    report::finish("cache", result.map_err(|e| Failure::new(Diagnostic::error(None, e))))
 }
 
 #[cfg(test)]

@@ -1,5 +1,7 @@
 //! `pnacl check`: the PNaCl ABI verifier.
 
+use crate::report::{self, Diagnostic as Report};
+use crate::{output, status};
 use pnacl_bitcode::{Module, ReadError, ReadOptions, read_parallel};
 use pnacl_verify::{Diagnostic, Location};
 use serde_json::json;
@@ -10,20 +12,28 @@ use std::path::PathBuf;
 pub enum Format {
     /// One line per violation: `FILE: function NAME (@fN): block %bK: instruction %vJ: message`.
     Text,
-    /// A JSON array of diagnostics.
+    /// A JSON array of diagnostics (as `--json`).
     Json,
 }
 
 /// Arguments of `pnacl check`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "The report goes to standard output, one line per violation with its rule id; a warning \
+                        (a call written as an indirect call because its argument count differs, \
+                        abi.call-argument-count) also gives its record's bit position. A file that cannot be \
+                        read is reported on standard error.\n\n\
+                        Exit status: 0 clean (warnings allowed), 3 ABI violations, 1 a file cannot be read \
+                        (the worst of all files).\n\n\
+                        Examples:\n  pnacl check factorial.pexe\n  pnacl check --json ../shared/corpus/cli/*.pexe\n  \
+                        pnacl asm examples/main_without_parameters.pnaclasm -o - | pnacl check -")]
 pub struct Args {
-    /// The pexes to check.
+    /// The pexes to check (`-` for standard input).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Print nothing: the exit status says it all (0 clean, 1 ABI violations, 2 unreadable).
+    /// Print nothing: the exit status says it all (0 clean, 3 ABI violations, 1 unreadable).
     #[arg(short, long)]
     pub quiet: bool,
 }
@@ -37,7 +47,7 @@ enum Outcome {
 }
 
 fn check_file(path: &PathBuf) -> Outcome {
-    let bytes = match std::fs::read(path) {
+    let bytes = match output::read_input(path) {
         Ok(b) => b,
         Err(e) => return Outcome::Unreadable(e.to_string(), None),
     };
@@ -63,20 +73,21 @@ fn check_file(path: &PathBuf) -> Outcome {
 /// Runs the command; returns the process exit status.
 pub fn run(args: &Args) -> i32 {
     use rayon::prelude::*;
-    let mut status = 0;
+    let mut worst = status::SUCCESS;
+    let format = if report::json() { Format::Json } else { args.format };
     let mut json_out = Vec::new();
     // Files are checked in parallel too; results are reported in the order given.
     let outcomes: Vec<Outcome> = args.files.par_iter().map(check_file).collect();
     for (path, outcome) in args.files.iter().zip(outcomes) {
-        let file = path.display().to_string();
+        let file = output::input_name(path);
         match outcome {
             Outcome::Clean => {}
             Outcome::Violations(m, diagnostics) => {
-                if diagnostics.iter().any(|d| !d.rule.is_warning()) {
-                    status = status.max(1);
+                if diagnostics.iter().any(|d| !d.rule.is_warning()) && worst == status::SUCCESS {
+                    worst = status::VIOLATIONS;
                 }
                 for d in &diagnostics {
-                    match args.format {
+                    match format {
                         // A warning says where its record is, since nothing else stops there.
                         Format::Text if !args.quiet && d.rule.is_warning() => {
                             let at = d.pos.map(|p| format!(" (record at bit {p})")).unwrap_or_default();
@@ -89,11 +100,14 @@ pub fn run(args: &Args) -> i32 {
                 }
             }
             Outcome::Unreadable(message, error) => {
-                status = 2;
-                match args.format {
+                worst = status::BAD_INPUT;
+                match format {
                     Format::Text if !args.quiet => {
-                        let rule = error.as_ref().map(|e| format!(" [{}]", e.rule.id())).unwrap_or_default();
-                        eprintln!("{file}: {message}{rule}");
+                        let d = match &error {
+                            Some(e) => Report::read(&file, e),
+                            None => Report::error(Some(&file), &message),
+                        };
+                        report::emit("check", &d);
                     }
                     Format::Json => json_out.push(json!({
                         "file": file,
@@ -108,10 +122,10 @@ pub fn run(args: &Args) -> i32 {
             }
         }
     }
-    if args.format == Format::Json && !args.quiet {
+    if format == Format::Json && !args.quiet {
         println!("{}", serde_json::to_string_pretty(&json_out).unwrap_or_default());
     }
-    status
+    worst
 }
 
 fn diagnostic_json(file: &str, m: &Module, d: &Diagnostic) -> serde_json::Value {

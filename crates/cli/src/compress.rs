@@ -1,7 +1,9 @@
 //! `pnacl compress`: rewrite a pexe with abbreviations searched for it. Smaller, same IR,
 //! still an ordinary pexe every PNaCl reader accepts.
 
-use crate::output;
+use crate::output::{self, Content};
+use crate::report::{self, Diagnostic, Failure};
+use crate::status;
 use pnacl_bitcode::codes::block;
 use pnacl_bitcode::{ReadOptions, read_with};
 use pnacl_compress::{BlockBits, Compressed, Effort, measure};
@@ -22,10 +24,16 @@ pub enum EffortArg {
 
 /// Arguments of `pnacl compress`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "The compressed pexe is read back and compared with the input before it is written \
+                        (exit status 4, nothing written, if they differ).\n\n\
+                        Examples:\n  pnacl compress --stats app.pexe -o app.small.pexe\n  \
+                        pnacl compress --effort max app.pexe          (replaces app.pexe)\n  \
+                        pnacl compress - -o - < app.pexe > app.small.pexe")]
 pub struct Args {
-    /// The input pexe.
+    /// The input pexe (`-` for standard input).
     pub input: PathBuf,
-    /// The output file (`-` for standard output); the input is replaced when absent.
+    /// The output file (`-` for standard output); the input is replaced when absent (standard
+    /// output for standard input).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
     /// How hard to search.
@@ -38,53 +46,39 @@ pub struct Args {
 
 /// Runs the command; returns the process exit status.
 pub fn run(args: &Args) -> i32 {
+    report::finish("compress", compress(args))
+}
+
+fn compress(args: &Args) -> Result<i32, Failure> {
     let start = Instant::now();
-    let data = match std::fs::read(&args.input) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("pnacl compress: {}: {e}", args.input.display());
-            return 1;
-        }
-    };
+    let name = output::input_name(&args.input);
+    let target = args.output.as_deref().unwrap_or(&args.input);
+    output::check_target(target, Content::Binary)?;
+    let data = output::read(&args.input)?;
     // ABI rules are the verifier's business: compression preserves whatever the file holds.
     let opts = ReadOptions { defer_abi: true, no_layout: false, ..ReadOptions::default() };
-    let module = match read_with(&data, opts, &mut pnacl_bitcode::NoListener) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("{}: {}", args.input.display(), e.explain());
-            return 1;
-        }
-    };
+    let module = read_with(&data, opts, &mut pnacl_bitcode::NoListener).map_err(|e| Diagnostic::read(&name, &e))?;
     let read_time = start.elapsed();
     let effort = match args.effort {
         EffortArg::Fast => Effort::Fast,
         EffortArg::Default => Effort::Default,
         EffortArg::Max => Effort::Max,
     };
-    let compressed = match pnacl_compress::compress(&module, effort) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("pnacl compress: {}: {e}; nothing written", args.input.display());
-            return 3;
-        }
-    };
+    let compressed = pnacl_compress::compress(&module, effort)
+        .map_err(|e| Failure::input(&name, format!("{e}; nothing written")).with_status(status::INTERNAL))?;
     let compress_time = start.elapsed() - read_time;
-    let target = args.output.as_deref().unwrap_or(&args.input);
-    if let Err(e) = output::write_file(target, &compressed.bytes) {
-        eprintln!("pnacl compress: {}: {e}", target.display());
-        return 1;
-    }
+    output::write(target, Content::Binary, &compressed.bytes)?;
     if args.stats {
         let times = Times { read: read_time, compress: compress_time, total: start.elapsed() };
-        let report = report(&args.input, target, args.effort, &data, &compressed, times);
+        let table = stats_table(&args.input, target, args.effort, &data, &compressed, times);
         // The table goes with the output only when that is not standard output.
-        if output::is_stdout(target) {
-            eprint!("{report}");
+        if output::is_stdio(target) {
+            eprint!("{table}");
         } else {
-            print!("{report}");
+            print!("{table}");
         }
     }
-    0
+    Ok(status::SUCCESS)
 }
 
 struct Times {
@@ -94,7 +88,7 @@ struct Times {
 }
 
 /// The `--stats` table.
-fn report(input: &Path, output: &Path, effort: EffortArg, data: &[u8], c: &Compressed, t: Times) -> String {
+fn stats_table(input: &Path, output: &Path, effort: EffortArg, data: &[u8], c: &Compressed, t: Times) -> String {
     let mut s = String::new();
     let (before, after) = (data.len(), c.bytes.len());
     let pct = |a: u64, b: u64| if b == 0 { 0.0 } else { 100.0 * a as f64 / b as f64 };

@@ -1,6 +1,8 @@
 //! `pnacl dis`: the three-column listing of pnacl-bcdis, or textual records.
 
-use crate::output;
+use crate::output::{self, Content};
+use crate::report::{self, Diagnostic, Failure};
+use crate::status;
 use pnacl_text::dis::{self, Options};
 use std::path::PathBuf;
 
@@ -15,10 +17,19 @@ pub enum Format {
 
 /// Arguments of `pnacl dis`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "The listing of a malformed pexe is still written, in full (with -o too): it shows the \
+                        records up to the fault and the error itself (`Error(B:b): message`), and the exit \
+                        status is 1. When the input cannot be read at all, nothing is written and an existing \
+                        output file is kept.\n\n\
+                        Examples:\n  pnacl dis factorial.pexe | less\n  \
+                        pnacl dis factorial.pexe -o factorial.lst && pnacl asm factorial.lst -o again.pexe\n  \
+                        pnacl dis --no-records factorial.pexe -o factorial.pnaclasm\n  \
+                        pnacl dis --format tbc factorial.pexe -o factorial.tbc\n  \
+                        gzip -dc app.pexe.gz | pnacl dis - | head")]
 pub struct Args {
-    /// The pexe to disassemble.
+    /// The pexe to disassemble (`-` for standard input).
     pub file: PathBuf,
-    /// The output file (default: standard output).
+    /// The output file (default: `-`, standard output).
     #[arg(short, long, default_value = "-")]
     pub output: PathBuf,
     /// Print only the PNaClAsm column.
@@ -37,40 +48,25 @@ pub struct Args {
 
 /// Runs the command; returns the process exit status.
 pub fn run(args: &Args) -> i32 {
-    let name = args.file.display().to_string();
-    let bytes = match std::fs::read(&args.file) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("pnacl dis: {name}: {e}");
-            return 1;
-        }
-    };
+    report::finish("dis", dis(args))
+}
+
+fn dis(args: &Args) -> Result<i32, Failure> {
+    let name = output::input_name(&args.file);
+    // Read first: an input that cannot be read leaves an existing output file alone.
+    let bytes = output::read(&args.file)?;
     if args.format == Format::Tbc {
         let mut text = String::new();
-        if let Err(e) = pnacl_text::tbc::bitcode_to_records(&bytes, &mut text) {
-            eprintln!("{name}: {}", e);
-            return 1;
-        }
-        return match output::write_file(&args.output, text.as_bytes()) {
-            Ok(()) => 0,
-            Err(e) => {
-                eprintln!("pnacl dis: {}: {e}", args.output.display());
-                1
-            }
-        };
+        pnacl_text::tbc::bitcode_to_records(&bytes, &mut text).map_err(|e| Diagnostic::bitstream(&name, &e))?;
+        output::write(&args.output, Content::Text, text.as_bytes())?;
+        return Ok(status::SUCCESS);
     }
     let options = Options { records: !args.no_records, assembly: !args.no_assembly, abi_checks: !args.ignore_abi };
     // The listing of a malformed file is still written in full: it ends with the error.
     let mut failed = false;
-    let written = output::with_file(&args.output, |w| {
+    output::write_with(&args.output, Content::Text, |w| {
         failed = dis::disassemble(&bytes, &options, w)?.is_some();
         Ok(())
-    });
-    match written {
-        Err(e) => {
-            eprintln!("pnacl dis: {}: {e}", args.output.display());
-            1
-        }
-        Ok(()) => i32::from(failed),
-    }
+    })?;
+    Ok(if failed { status::BAD_INPUT } else { status::SUCCESS })
 }

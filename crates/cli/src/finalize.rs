@@ -1,14 +1,18 @@
 //! `pnacl finalize`: what `pnacl-finalize` did to the SDK's LLVM bitcode: strip names,
 //! metadata and debug information, freeze, and check the result against the ABI.
 
-use crate::{output, producer};
+use crate::output::{self, Content};
+use crate::report::{self, Failure};
+use crate::{producer, status};
 use pnacl_convert::freeze::FreezeOptions;
 use std::path::PathBuf;
 
 /// Arguments of `pnacl finalize`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:\n  pnacl finalize part2_unstripped.bc -o part2.pexe\n  \
-                        pnacl finalize --no-verify experiment.bc -o experiment.pexe")]
+                        pnacl finalize --no-verify experiment.bc -o experiment.pexe\n\n\
+                        Exit status 3 when the pexe would break the PNaCl ABI (each violation is reported, \
+                        nothing is written).")]
 pub struct Args {
     /// The LLVM bitcode file, already ABI-simplified (an SDK `*_unstripped.bc`, or the
     /// output of `pnacl simplify --emit-bitcode`).
@@ -27,47 +31,20 @@ pub struct Args {
 
 /// Runs the command; returns the process exit status.
 pub fn run(args: &Args) -> i32 {
-    let name = args.input.display().to_string();
-    let mut m = match producer::read_llvm(&args.input) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("pnacl finalize: {name}: {e}");
-            return 1;
-        }
-    };
+    report::finish("finalize", finalize(args))
+}
+
+fn finalize(args: &Args) -> Result<i32, Failure> {
+    let name = output::input_name(&args.input);
+    output::check_target(&args.output, Content::Binary)?;
+    let mut m = producer::read_llvm(&args.input)?;
     let history = producer::name_history(&m);
     let options = FreezeOptions { writer: producer::writer_for(&m, args.writer), ..FreezeOptions::default() };
     pnacl_passes::strip::strip(&mut m);
-    let bytes = match producer::freeze_bytes(&mut m, history.as_deref(), &options) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("pnacl finalize: {name}: {e}");
-            return 1;
-        }
-    };
+    let bytes = producer::freeze_bytes(&mut m, history.as_deref(), &options).map_err(|e| Failure::input(&name, e))?;
     if !args.no_verify {
-        match producer::check_bytes(&bytes, &name) {
-            Ok(v) if v.is_empty() => {}
-            Ok(v) => {
-                for line in &v {
-                    eprintln!("{line}");
-                }
-                eprintln!(
-                    "pnacl finalize: {name}: the pexe would break the PNaCl ABI ({} violations); nothing written \
-                     (--no-verify writes it anyway)",
-                    v.len()
-                );
-                return 1;
-            }
-            Err(e) => {
-                eprintln!("pnacl finalize: {name}: {e}");
-                return 1;
-            }
-        }
+        producer::check_bytes("finalize", &bytes, &name)?;
     }
-    if let Err(e) = output::write_file(&args.output, &bytes) {
-        eprintln!("pnacl finalize: {}: {e}", args.output.display());
-        return 1;
-    }
-    0
+    output::write(&args.output, Content::Binary, &bytes)?;
+    Ok(status::SUCCESS)
 }

@@ -1,6 +1,8 @@
 //! `pnacl freeze`: LLVM bitcode to a pexe, as Google's pnacl-freeze wrote it.
 
-use crate::{output, producer};
+use crate::output::{self, Content};
+use crate::report::{self, Failure};
+use crate::{producer, status};
 use pnacl_convert::freeze::FreezeOptions;
 use std::path::PathBuf;
 
@@ -31,40 +33,26 @@ pub struct Args {
 
 /// Runs the command; returns the process exit status.
 pub fn run(args: &Args) -> i32 {
-    let name = args.input.display().to_string();
-    let mut m = match producer::read_llvm(&args.input) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("pnacl freeze: {name}: {e}");
-            return 1;
-        }
-    };
+    report::finish("freeze", freeze(args))
+}
+
+fn freeze(args: &Args) -> Result<i32, Failure> {
+    let name = output::input_name(&args.input);
     if args.emit_llvm {
+        let m = producer::read_llvm(&args.input)?;
         let text = pnacl_llvm::print::print(&m, &pnacl_llvm::print::PrintOptions::default());
-        return match output::write_file(&args.output, text.as_bytes()) {
-            Ok(()) => 0,
-            Err(e) => {
-                eprintln!("pnacl freeze: {}: {e}", args.output.display());
-                1
-            }
-        };
+        output::write(&args.output, Content::Text, text.as_bytes())?;
+        return Ok(status::SUCCESS);
     }
+    output::check_target(&args.output, Content::Binary)?;
+    let mut m = producer::read_llvm(&args.input)?;
     let options = FreezeOptions {
         writer: producer::writer_for(&m, args.writer),
         allow_local_symbol_tables: args.allow_local_symbol_tables,
         align_bitcode_records: args.align_bitcode_records,
     };
     let history = producer::name_history(&m);
-    let bytes = match producer::freeze_bytes(&mut m, history.as_deref(), &options) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("pnacl freeze: {name}: {e}");
-            return 1;
-        }
-    };
-    if let Err(e) = output::write_file(&args.output, &bytes) {
-        eprintln!("pnacl freeze: {}: {e}", args.output.display());
-        return 1;
-    }
-    0
+    let bytes = producer::freeze_bytes(&mut m, history.as_deref(), &options).map_err(|e| Failure::input(&name, e))?;
+    output::write(&args.output, Content::Binary, &bytes)?;
+    Ok(status::SUCCESS)
 }

@@ -1,27 +1,68 @@
 //! `pnacl`: a toolkit for PNaCl (Portable Native Client) bitcode.
+//!
+//! Every subcommand follows the conventions of [`output`] (`-` for standard input and
+//! output, atomic output files, no binary output on a terminal), [`report`] (one format
+//! for diagnostics, `--json`, `--color`), [`status`] (exit statuses) and [`signals`]
+//! (quiet end on a closed pipe, no temporary file left on Ctrl-C).
 
 mod analyze;
 mod asm;
 mod cache;
 mod check;
-mod compress;
 mod compile;
+mod compress;
 mod dis;
 mod finalize;
 mod freeze;
 mod names;
 mod output;
 mod producer;
+mod report;
 mod rewrite;
 mod run;
+mod signals;
+mod status;
 mod thaw;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use report::ColorChoice;
+
+/// What `pnacl --help` ends with: the conventions every subcommand follows.
+const CONVENTIONS: &str = "\
+Conventions of every subcommand:
+  -  for a file is standard input (inputs) or standard output (outputs); binary output is
+     not written to a terminal. Output files appear whole or not at all.
+  Diagnostics go to standard error as `pnacl SUBCOMMAND: FILE: message`, with
+  `Error(BYTE:BIT)` for a position in bitcode, or `FILE:LINE:COL` and a caret for text;
+  --json writes them as JSON objects, one per line.
+
+Exit statuses:
+  0    success
+  1    bad input: unreadable, malformed or not assembling; or an output that cannot be written
+  2    usage error
+  3    check violations: the input breaks the PNaCl ABI (check, finalize, compile)
+  4    internal error (pnacl's output does not read back)
+  141  standard output is a closed pipe (the process ends by SIGPIPE, quietly)
+  run: the guest's own status; 125 the pexe cannot be loaded; 126 unsupported (a browser
+  (PPAPI) pexe); 134 the guest trapped.
+
+Examples:
+  pnacl asm examples/factorial.pnaclasm -o factorial.pexe
+  pnacl run factorial.pexe a b c; echo $?
+  pnacl dis factorial.pexe | less
+  pnacl help dis";
 
 /// A toolkit for PNaCl bitcode: read, check, print, rewrite and run .pexe files.
 #[derive(Parser, Debug)]
-#[command(name = "pnacl", version, propagate_version = true)]
+#[command(name = "pnacl", version, propagate_version = true, after_help = CONVENTIONS)]
 struct Cli {
+    /// When to colour diagnostics.
+    #[arg(long, value_enum, value_name = "WHEN", global = true, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+    /// Write diagnostics as JSON objects, one per line on standard error (`check` writes its
+    /// report as JSON on standard output).
+    #[arg(long, global = true)]
+    json: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -32,7 +73,7 @@ enum Command {
     Analyze(analyze::Args),
     /// Read a pexe and write it back with other abbreviations.
     Rewrite(rewrite::Args),
-    /// Check pexes against the PNaCl ABI (exit 0 clean, 1 violations, 2 unreadable).
+    /// Check pexes against the PNaCl ABI (exit 0 clean, 3 violations, 1 unreadable).
     Check(check::Args),
     /// Disassemble a pexe into the three-column listing of pnacl-bcdis.
     Dis(dis::Args),
@@ -54,8 +95,38 @@ enum Command {
     Cache(cache::Args),
 }
 
+/// The `--color` choice on the command line, read before clap parses it so that clap's own
+/// messages follow it too.
+fn color_choice() -> ColorChoice {
+    let mut args = std::env::args_os().skip(1);
+    let mut choice = ColorChoice::Auto;
+    while let Some(a) = args.next() {
+        let value = match a.to_str() {
+            Some("--") => break,
+            Some("--color") => args.next(),
+            Some(s) => match s.strip_prefix("--color=") {
+                Some(v) => Some(v.into()),
+                None => continue,
+            },
+            None => continue,
+        };
+        if let Some(c) = value.and_then(|v| clap::ValueEnum::from_str(&v.to_string_lossy(), false).ok()) {
+            choice = c;
+        }
+    }
+    choice
+}
+
 fn main() {
-    let cli = Cli::parse();
+    signals::default_sigpipe();
+    let color = match color_choice() {
+        ColorChoice::Auto => clap::ColorChoice::Auto,
+        ColorChoice::Always => clap::ColorChoice::Always,
+        ColorChoice::Never => clap::ColorChoice::Never,
+    };
+    let matches = Cli::command().color(color).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    report::init(cli.color, cli.json);
     let status = match &cli.command {
         Command::Analyze(a) => analyze::run(a),
         Command::Rewrite(a) => rewrite::run(a),

@@ -1,17 +1,25 @@
-//! Output files: written to a temporary file next to the target and renamed into place, so
-//! that a failed run never leaves a half-written file.
+//! Inputs and outputs, the same for every subcommand.
+//!
+//! - `-` is standard input for an input and standard output for an output.
+//! - An output file is written to a temporary file next to it and renamed into place, so that
+//!   a failed or interrupted run never leaves a half-written file: the temporary file is
+//!   removed on failure and on Ctrl-C, `SIGTERM` or `SIGHUP` ([`crate::signals`]), and its
+//!   name never appears in a message. An existing file is only replaced once the new one
+//!   is complete.
+//! - Binary output is refused on a terminal.
 
-use std::io::Write;
+use crate::report::{Diagnostic, Failure, file_name};
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 
-/// Where a command's output goes: `-` is standard output.
-pub fn is_stdout(path: &Path) -> bool {
+/// Whether `path` is `-`: standard input for an input, standard output for an output.
+pub fn is_stdio(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
 /// Reads an input file, or standard input for `-`.
 pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
-    if is_stdout(path) {
+    if is_stdio(path) {
         let mut buf = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut buf)?;
         return Ok(buf);
@@ -19,14 +27,60 @@ pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
     std::fs::read(path)
 }
 
-/// Writes `bytes` to `path` atomically (or to standard output for `-`).
-pub fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    with_file(path, |w| w.write_all(bytes))
+/// Reads an input file (or standard input for `-`); a failure names the file.
+pub fn read(path: &Path) -> Result<Vec<u8>, Failure> {
+    read_input(path).map_err(|e| Failure::input(&input_name(path), e))
 }
 
-/// Calls `f` with a writer for `path`; the file appears only if `f` succeeds.
-pub fn with_file(path: &Path, f: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<()> {
-    if is_stdout(path) {
+/// How an input is named in messages: as given, `<stdin>` for `-`.
+pub fn input_name(path: &Path) -> String {
+    file_name(path, "<stdin>")
+}
+
+/// How an output is named in messages: as given, `<stdout>` for `-`.
+pub fn output_name(path: &Path) -> String {
+    file_name(path, "<stdout>")
+}
+
+/// What an output holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Content {
+    /// Bitcode or an image: never written to a terminal.
+    Binary,
+    /// Text.
+    Text,
+}
+
+/// Refuses binary output to standard output when it is a terminal. Called before the work,
+/// so that nothing is computed for nothing; [`write`] checks again.
+pub fn check_target(path: &Path, content: Content) -> Result<(), Failure> {
+    if content == Content::Binary && is_stdio(path) && std::io::stdout().is_terminal() {
+        return Err(Failure::new(Diagnostic::error(
+            Some("<stdout>"),
+            "binary output is not written to a terminal; use -o FILE, or redirect standard output",
+        ))
+        .with_status(crate::status::USAGE));
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path` atomically (or to standard output for `-`).
+pub fn write(path: &Path, content: Content, bytes: &[u8]) -> Result<(), Failure> {
+    write_with(path, content, |w| w.write_all(bytes))
+}
+
+/// Calls `f` with a writer for `path`; the file appears, whole, only if `f` succeeds.
+pub fn write_with(
+    path: &Path,
+    content: Content,
+    f: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), Failure> {
+    check_target(path, content)?;
+    write_or_replace(path, f).map_err(|e| Failure::input(&output_name(path), e))
+}
+
+fn write_or_replace(path: &Path, f: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<()> {
+    if is_stdio(path) {
         let stdout = std::io::stdout();
         let mut lock = std::io::BufWriter::new(stdout.lock());
         f(&mut lock)?;
@@ -39,26 +93,53 @@ pub fn with_file(path: &Path, f: impl FnOnce(&mut dyn Write) -> std::io::Result<
         f(&mut w)?;
         return w.flush();
     }
+    write_atomically(path, f)
+}
+
+/// Writes the file `path` through a temporary file in the same directory, renamed into place:
+/// readers see the old file or the whole new one, never a part.
+pub fn write_atomically(path: &Path, f: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<()> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
     // Created with the permissions of an ordinary new file (0666 less the umask), or kept
     // from the file being replaced.
-    let permissions = match std::fs::metadata(path) {
-        Ok(m) => m.permissions(),
-        Err(_) => std::os::unix::fs::PermissionsExt::from_mode(0o666),
-    };
-    let mut tmp =
-        tempfile::Builder::new().prefix(".pnacl-").suffix(".tmp").permissions(permissions).tempfile_in(dir)?;
+    let mode = std::fs::metadata(path).map_or(0o666, |m| m.permissions().mode() & 0o7777);
+    let mut registration = None;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".pnacl-")
+        .suffix(".tmp")
+        .make_in(dir, |candidate| {
+            // Registered before it exists, so that no signal can leave it behind.
+            registration = crate::signals::remove_on_signal(candidate);
+            std::fs::OpenOptions::new().write(true).create_new(true).mode(mode).open(candidate)
+        })
+        .map_err(|e| {
+            std::io::Error::new(e.kind(), format!("cannot create a file in {}: {}", dir.display(), plain(&e)))
+        })?;
     {
         let mut w = std::io::BufWriter::new(tmp.as_file_mut());
-        f(&mut w)?;
-        w.flush()?;
+        f(&mut w).map_err(|e| plain(&e))?;
+        w.flush().map_err(|e| plain(&e))?;
     }
-    // The rename is atomic: readers see the old file or the whole new one. (No fsync: the
-    // output is as durable as any other file the user writes; syncing cost more than
-    // producing a large listing.)
-    tmp.persist(path).map_err(|e| e.error)?;
+    // The rename is atomic. (No fsync: the output is as durable as any other file the user
+    // writes; syncing cost more than producing a large listing.)
+    tmp.persist(path).map_err(|e| plain(&e.error))?;
+    drop(registration);
     Ok(())
+}
+
+/// An I/O error without the path a library may have added to it (the temporary file's).
+fn plain(e: &std::io::Error) -> std::io::Error {
+    if let Some(code) = e.raw_os_error() {
+        return std::io::Error::from_raw_os_error(code);
+    }
+    // tempfile wraps the system's error in one that names the path.
+    let inner = e.get_ref().and_then(|i| i.source()).and_then(|s| s.downcast_ref::<std::io::Error>());
+    match inner {
+        Some(inner) => plain(inner),
+        None => std::io::Error::from(e.kind()),
+    }
 }

@@ -1,18 +1,23 @@
 //! What `freeze`, `finalize`, `simplify` and `cc` share: reading LLVM bitcode, turning a
 //! module into a pexe, and checking the result.
 
+use crate::report::{self, Diagnostic, Failure};
 use pnacl_bitcode::{Abbrevs, ReadOptions};
 use pnacl_convert::freeze::{FreezeOptions, NameHistory, Writer, freeze, respell_intrinsics};
 use pnacl_llvm::Module;
 use std::path::Path;
 
 /// Reads an LLVM bitcode file (`-` for standard input).
-pub fn read_llvm(path: &Path) -> Result<Module, String> {
-    let bytes = crate::output::read_input(path).map_err(|e| e.to_string())?;
+pub fn read_llvm(path: &Path) -> Result<Module, Failure> {
+    let name = crate::output::input_name(path);
+    let bytes = crate::output::read(path)?;
     if bytes.starts_with(b"PEXE") {
-        return Err("this is a pexe (PNaCl bitcode), not LLVM bitcode; `pnacl thaw` turns a pexe into LLVM IR".into());
+        return Err(Failure::input(
+            &name,
+            "this is a pexe (PNaCl bitcode), not LLVM bitcode; `pnacl thaw` turns a pexe into LLVM IR",
+        ));
     }
-    pnacl_llvm::read(&bytes).map_err(|e| e.to_string())
+    pnacl_llvm::read(&bytes).map_err(|e| Failure::input(&name, e))
 }
 
 /// The names of `m`'s globals in the order LLVM's reader entered them, taken before any pass
@@ -52,10 +57,30 @@ pub fn freeze_bytes(m: &mut Module, history: Option<&[String]>, options: &Freeze
     pnacl_bitcode::write(&pm, Abbrevs::Standard).map_err(|e| format!("internal error: {e}"))
 }
 
-/// ABI violations of a pexe, one line each (empty when it is clean).
-pub fn check_bytes(bytes: &[u8], name: &str) -> Result<Vec<String>, String> {
+/// Checks the pexe `bytes` made from `name` before it is written: fails with
+/// [`crate::status::VIOLATIONS`] after reporting each ABI violation (with its position in
+/// the pexe), or with [`crate::status::INTERNAL`] if it does not read back.
+pub fn check_bytes(command: &str, bytes: &[u8], name: &str) -> Result<(), Failure> {
     let options = ReadOptions { defer_abi: true, no_layout: true, positions: true, ..ReadOptions::default() };
-    let module = pnacl_bitcode::read_parallel(bytes, options)
-        .map_err(|e| format!("internal error: the pexe does not read back: {e}"))?;
-    Ok(pnacl_verify::verify(&module).iter().map(|d| format!("{name}: {} [{}]", d.describe(&module), d.rule)).collect())
+    let module = pnacl_bitcode::read_parallel(bytes, options).map_err(|e| {
+        Failure::input(name, format!("internal error: the pexe does not read back: {e}"))
+            .with_status(crate::status::INTERNAL)
+    })?;
+    let violations = pnacl_verify::verify(&module);
+    if violations.is_empty() {
+        return Ok(());
+    }
+    for v in &violations {
+        let mut d = Diagnostic::error(Some(name), v.describe(&module));
+        d.rule = Some(v.rule.id().to_string());
+        if let Some(pos) = v.pos {
+            d.notes.push(format!("record at bit {pos} of the pexe made"));
+        }
+        report::emit(command, &d);
+    }
+    let message = format!(
+        "the pexe would break the PNaCl ABI ({} violations); nothing written (--no-verify writes it anyway)",
+        violations.len()
+    );
+    Err(Failure::input(name, message).with_status(crate::status::VIOLATIONS))
 }

@@ -1,6 +1,8 @@
 //! `pnacl rewrite`: read a pexe and write it back with other abbreviations.
 
-use crate::output;
+use crate::output::{self, Content};
+use crate::report::{self, Diagnostic, Failure};
+use crate::status;
 use pnacl_bitcode::{Abbrevs, ReadOptions, read_with, write};
 use std::path::PathBuf;
 
@@ -17,8 +19,12 @@ pub enum Mode {
 
 /// Arguments of `pnacl rewrite`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "The rewritten pexe is read back and compared with the input before it is written \
+                        (exit status 4, nothing written, if they differ).\n\n\
+                        Examples:\n  pnacl rewrite --abbrevs standard app.pexe -o app.std.pexe\n  \
+                        pnacl rewrite --abbrevs none app.pexe -o - | pnacl analyze -")]
 pub struct Args {
-    /// The input pexe.
+    /// The input pexe (`-` for standard input).
     pub input: PathBuf,
     /// The output file (`-` for standard output).
     #[arg(short, long)]
@@ -30,49 +36,35 @@ pub struct Args {
 
 /// Runs the command; returns the process exit status.
 pub fn run(args: &Args) -> i32 {
-    let data = match std::fs::read(&args.input) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("pnacl rewrite: {}: {e}", args.input.display());
-            return 1;
-        }
-    };
+    report::finish("rewrite", rewrite(args))
+}
+
+fn rewrite(args: &Args) -> Result<i32, Failure> {
+    let name = output::input_name(&args.input);
+    output::check_target(&args.output, Content::Binary)?;
+    let data = output::read(&args.input)?;
     // The ABI rules are the verifier's business: a rewrite preserves whatever the file holds.
     let opts = ReadOptions { defer_abi: true, ..ReadOptions::default() };
-    let module = match read_with(&data, opts, &mut pnacl_bitcode::NoListener) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("{}: {}", args.input.display(), e.explain());
-            return 1;
-        }
-    };
+    let module = read_with(&data, opts, &mut pnacl_bitcode::NoListener).map_err(|e| Diagnostic::read(&name, &e))?;
     let mode = match args.abbrevs {
         Mode::Keep => Abbrevs::Keep,
         Mode::Standard => Abbrevs::Standard,
         Mode::None => Abbrevs::None,
     };
-    let bytes = match write(&module, mode) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("pnacl rewrite: {}: {e}", args.input.display());
-            return 1;
-        }
-    };
+    let internal = |message: String| Failure::input(&name, message).with_status(status::INTERNAL);
+    let bytes = write(&module, mode).map_err(|e| internal(format!("internal error: {e}")))?;
     // Check the output means the same before committing it.
     match read_with(&bytes, opts, &mut pnacl_bitcode::NoListener) {
         Ok(back) if back.same_contents(&module) => {}
         Ok(_) => {
-            eprintln!("pnacl rewrite: internal error: the rewritten file reads back differently; nothing written");
-            return 3;
+            return Err(internal("internal error: the rewritten file reads back differently; nothing written".into()));
         }
         Err(e) => {
-            eprintln!("pnacl rewrite: internal error: the rewritten file does not read back: {e}; nothing written");
-            return 3;
+            return Err(internal(format!(
+                "internal error: the rewritten file does not read back: {e}; nothing written"
+            )));
         }
     }
-    if let Err(e) = output::write_file(&args.output, &bytes) {
-        eprintln!("pnacl rewrite: {}: {e}", args.output.display());
-        return 1;
-    }
-    0
+    output::write(&args.output, Content::Binary, &bytes)?;
+    Ok(status::SUCCESS)
 }

@@ -2,9 +2,11 @@
 //! `pnacl compile` wrote) and run it in the sandbox.
 
 use crate::cache::{Cache, Lookup};
+use crate::report::{self, Diagnostic, Failure};
+use crate::{output, status};
 use pnacl_bitcode::{Module, ReadOptions, read_parallel};
 use pnacl_codegen::Tier;
-use pnacl_runtime::{EXIT_LOAD_ERROR, Image, LoadError, MAGIC, Options, Preopen, is_browser_program};
+use pnacl_runtime::{Image, LoadError, MAGIC, Options, Preopen, is_browser_program};
 use std::ffi::OsString;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
@@ -12,19 +14,23 @@ use std::time::Instant;
 
 /// Arguments of `pnacl run`.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "FILE is a pexe, PNaClAsm text, or an image written by `pnacl compile`. A pexe's \
-                        translation is cached ($XDG_CACHE_HOME/pnacl or ~/.cache/pnacl; see `pnacl cache`).\n\n\
+#[command(after_help = "FILE is a pexe, PNaClAsm text, or an image written by `pnacl compile` (`-` for standard \
+                        input). Everything after FILE goes to the guest, as in `wasmtime run`: pnacl's own options \
+                        come before FILE. A `--` right after FILE is dropped (`pnacl run app.pexe -- -v` passes \
+                        `-v`); write `-- --` to pass `--` itself. A pexe's translation is cached \
+                        ($XDG_CACHE_HOME/pnacl or ~/.cache/pnacl; see `pnacl cache`).\n\n\
                         Exit status: the guest's own; 125 if the pexe cannot be loaded (unreadable, not ABI-clean, \
                         no _start, an image that is stale, for another processor or changed); 126 for a browser \
-                        (PPAPI) pexe; 134 if the guest traps.\n\n\
-                        Examples:\n  pnacl run fannkuchredux.pexe -- 10\n  pnacl run --no-cache --stats nbody.pexe -- 1000\n  \
-                        pnacl run --dir /tmp::/data cat.pexe -- /data/notes.txt")]
+                        (PPAPI) pexe; 134 if the guest traps; 2 for a usage error.\n\n\
+                        Examples:\n  pnacl run fannkuchredux.pexe 10\n  pnacl run --no-cache --stats nbody.pexe 1000\n  \
+                        pnacl run --dir /tmp::/data cat.pexe /data/notes.txt\n  \
+                        pnacl asm examples/factorial.pnaclasm -o - | pnacl run - a b c; echo $?")]
 pub struct Args {
-    /// The pexe (or PNaClAsm text, assembled first; or an image from `pnacl compile`).
-    pub file: PathBuf,
-    /// Arguments for the guest (after `--`); its argv[0] is FILE as given.
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-    pub args: Vec<OsString>,
+    /// The pexe (or PNaClAsm text, assembled first; or an image from `pnacl compile`), then
+    /// the guest's arguments: everything after FILE goes to the guest, whose argv[0] is FILE
+    /// as given.
+    #[arg(value_name = "FILE [ARGS]", required = true, num_args = 1.., trailing_var_arg = true)]
+    pub file_and_args: Vec<OsString>,
     /// Set a guest environment variable (repeatable). The environment is empty by default.
     #[arg(long = "env", value_name = "KEY=VALUE")]
     pub env: Vec<OsString>,
@@ -51,6 +57,22 @@ pub struct Args {
     /// translate, code up to twice as slow), and do not cache the result.
     #[arg(long)]
     pub baseline: bool,
+}
+
+impl Args {
+    /// FILE.
+    pub fn file(&self) -> &Path {
+        Path::new(&self.file_and_args[0])
+    }
+
+    /// The guest's arguments after argv[0]: what follows FILE, less a `--` right after it.
+    pub fn guest_args(&self) -> &[OsString] {
+        let rest = &self.file_and_args[1..];
+        match rest.first() {
+            Some(first) if first == "--" => &rest[1..],
+            _ => rest,
+        }
+    }
 }
 
 /// Parses `123`, `64K`, `512M`, `2G` (binary multiples).
@@ -92,36 +114,36 @@ fn environment(args: &Args) -> Result<Vec<Vec<u8>>, String> {
     Ok(env)
 }
 
-/// The bitcode of FILE: a pexe as it is, or PNaClAsm text assembled.
-pub(crate) fn read_bitcode(path: &Path) -> Result<Vec<u8>, String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    bitcode_of(path, bytes)
-}
-
-fn bitcode_of(path: &Path, bytes: Vec<u8>) -> Result<Vec<u8>, String> {
+/// The bitcode of FILE, whose contents are `bytes`: a pexe as it is, or PNaClAsm text
+/// assembled.
+pub(crate) fn bitcode_of(path: &Path, bytes: Vec<u8>) -> Result<Vec<u8>, Failure> {
     if bytes.starts_with(b"PEXE") {
         return Ok(bytes);
     }
-    let text = String::from_utf8(bytes).map_err(|_| "neither a pexe, an image nor PNaClAsm text".to_string())?;
-    pnacl_text::asm::assemble(&text).map_err(|e| e.render(&path.display().to_string()))
+    let name = output::input_name(path);
+    let text =
+        String::from_utf8(bytes).map_err(|_| Failure::input(&name, "neither a pexe, an image nor PNaClAsm text"))?;
+    pnacl_text::asm::assemble(&text).map_err(|e| Diagnostic::text(&name, &e).into())
 }
 
-/// Reads a module for translation.
-pub(crate) fn read_module(bitcode: &[u8]) -> Result<Module, String> {
+/// Reads the module of FILE for translation.
+pub(crate) fn read_module(path: &Path, bitcode: &[u8]) -> Result<Module, Failure> {
     // ABI rules are left to the verifier, which reports all of them with their rule ids.
     let options = ReadOptions { defer_abi: true, no_layout: true, ..ReadOptions::default() };
-    read_parallel(bitcode, options).map_err(|e| e.to_string())
+    read_parallel(bitcode, options).map_err(|e| Diagnostic::read(&output::input_name(path), &e).into())
 }
 
-/// Prints the verifier's diagnostics of a module that is not ABI-clean (one line each);
-/// returns the error's message.
-pub(crate) fn report_load_error(name: &str, module: &Module, error: LoadError) -> String {
+/// Reports the verifier's diagnostics of a module that is not ABI-clean (one each), for
+/// `command`; returns the error as a failure with the exit status `run` ends with.
+pub(crate) fn report_load_error(command: &str, name: &str, module: &Module, error: LoadError) -> Failure {
     if let LoadError::NotAbiClean(diagnostics) = &error {
         for d in diagnostics {
-            eprintln!("{name}: {} [{}]", d.describe(module), d.rule);
+            let mut r = Diagnostic::error(Some(name), d.describe(module));
+            r.rule = Some(d.rule.id().to_string());
+            report::emit(command, &r);
         }
     }
-    error.to_string()
+    Failure::input(name, &error).with_status(error.exit_status())
 }
 
 /// Where `run` keeps and finds the image of one pexe in the translation cache.
@@ -148,15 +170,18 @@ impl CacheSlot {
 
 /// The image to run for `bytes`, the contents of FILE: the file itself if it is an image,
 /// else the pexe's image from the cache or translated (and cached); and whether it was
-/// loaded rather than translated. Errors come with their exit status.
-fn image(args: &Args, bytes: Vec<u8>) -> Result<(Image, bool), (String, i32)> {
+/// loaded rather than translated. Failures come with `run`'s exit statuses.
+fn image(args: &Args, bytes: Vec<u8>) -> Result<(Image, bool), Failure> {
+    let name = output::input_name(args.file());
+    let load_error = |e: String| Failure::input(&name, e).with_status(status::LOAD_ERROR);
     if bytes.starts_with(MAGIC) {
-        let key = Cache::open().and_then(|c| c.seal_key()).map_err(|e| (e, EXIT_LOAD_ERROR))?;
-        let target = pnacl_codegen::target_features().map_err(|e| (e, EXIT_LOAD_ERROR))?;
-        let image = Image::from_bytes(&bytes, &target, &key).map_err(|e| (e.to_string(), EXIT_LOAD_ERROR))?;
+        let key = Cache::open().and_then(|c| c.seal_key()).map_err(load_error)?;
+        let target = pnacl_codegen::target_features().map_err(load_error)?;
+        let image = Image::from_bytes(&bytes, &target, &key).map_err(|e| load_error(e.to_string()))?;
         return Ok((image, true));
     }
-    let bitcode = bitcode_of(&args.file, bytes).map_err(|e| (e, EXIT_LOAD_ERROR))?;
+    let as_load_error = |f: Failure| f.with_status(status::LOAD_ERROR);
+    let bitcode = bitcode_of(args.file(), bytes).map_err(as_load_error)?;
     let slot = if args.no_cache { None } else { CacheSlot::new(&bitcode) };
     if let Some(s) = &slot {
         match s.cache.lookup(&s.path, &s.pexe_hash, &s.target, &s.key) {
@@ -165,21 +190,17 @@ fn image(args: &Args, bytes: Vec<u8>) -> Result<(Image, bool), (String, i32)> {
             Lookup::Bad(_) | Lookup::Miss => {}
         }
     }
-    let module = read_module(&bitcode).map_err(|e| (e, EXIT_LOAD_ERROR))?;
+    let module = read_module(args.file(), &bitcode).map_err(as_load_error)?;
     // Refused before anything costly: a browser program would only ask for its interface.
     if is_browser_program(&module) {
-        return Err((LoadError::Browser.to_string(), LoadError::Browser.exit_status()));
+        return Err(Failure::input(&name, LoadError::Browser).with_status(status::UNSUPPORTED));
     }
-    let name = args.file.display().to_string();
     let tier = if args.baseline { Tier::Baseline } else { Tier::Optimizing };
-    let image = Image::compile(&module, &bitcode, tier).map_err(|e| {
-        let status = e.exit_status();
-        (report_load_error(&name, &module, e), status)
-    })?;
+    let image = Image::compile(&module, &bitcode, tier).map_err(|e| report_load_error("run", &name, &module, e))?;
     if let Some(s) = slot.filter(|_| tier == Tier::Optimizing)
         && let Err(e) = s.cache.store(&s.path, &image.to_bytes(&s.target, &s.key))
     {
-        eprintln!("pnacl run: warning: the translation is not cached: {e}");
+        report::emit("run", &Diagnostic::error(None, format!("the translation is not cached: {e}")).warning());
     }
     Ok((image, false))
 }
@@ -187,29 +208,20 @@ fn image(args: &Args, bytes: Vec<u8>) -> Result<(Image, bool), (String, i32)> {
 /// Runs the command; returns the process exit status (when the guest could not start:
 /// a running guest ends the process itself).
 pub fn run(args: &Args) -> i32 {
+    report::finish("run", run_file(args))
+}
+
+fn run_file(args: &Args) -> Result<i32, Failure> {
     let started = Instant::now();
-    let name = args.file.display().to_string();
-    let env = match environment(args) {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("pnacl run: {e}");
-            return 2;
-        }
-    };
-    let mut argv = vec![args.file.as_os_str().as_bytes().to_vec()];
-    argv.extend(args.args.iter().map(|a| a.as_bytes().to_vec()));
+    let usage = |message: String| Failure::new(Diagnostic::error(None, message)).with_status(status::USAGE);
+    let env = environment(args).map_err(usage)?;
+    let mut argv = vec![args.file().as_os_str().as_bytes().to_vec()];
+    argv.extend(args.guest_args().iter().map(|a| a.as_bytes().to_vec()));
     if argv.iter().chain(&env).any(|a| a.contains(&0)) {
-        eprintln!("pnacl run: arguments and environment cannot contain NUL bytes");
-        return 2;
+        return Err(usage("arguments and environment cannot contain NUL bytes".into()));
     }
-    let loaded = std::fs::read(&args.file).map_err(|e| (e.to_string(), EXIT_LOAD_ERROR)).and_then(|b| image(args, b));
-    let (image, loaded) = match loaded {
-        Ok(i) => i,
-        Err((e, status)) => {
-            eprintln!("pnacl run: {name}: {e}");
-            return status;
-        }
-    };
+    let bytes = output::read(args.file()).map_err(|f| f.with_status(status::LOAD_ERROR))?;
+    let (image, loaded) = image(args, bytes)?;
     let options = Options {
         args: argv,
         env,
@@ -221,8 +233,7 @@ pub fn run(args: &Args) -> i32 {
         perf_map: args.perf_map,
     };
     let error = pnacl_runtime::run(&image, options);
-    eprintln!("pnacl run: {name}: {error}");
-    error.exit_status()
+    Err(Failure::input(&output::input_name(args.file()), &error).with_status(error.exit_status()))
 }
 
 #[cfg(test)]

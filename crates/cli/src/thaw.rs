@@ -1,6 +1,8 @@
 //! `pnacl thaw`: a pexe as LLVM IR text that today's LLVM reads.
 
-use crate::output;
+use crate::output::{self, Content};
+use crate::report::{self, Diagnostic, Failure};
+use crate::status;
 use pnacl_bitcode::ReadOptions;
 use pnacl_convert::thaw::{ThawOptions, thaw};
 use std::path::PathBuf;
@@ -8,7 +10,8 @@ use std::path::PathBuf;
 /// Arguments of `pnacl thaw`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:\n  pnacl thaw hello.pexe -o hello.ll && llvm-as-19 hello.ll\n  \
-                        pnacl thaw --typed-pointers hello.pexe -o hello.ll && llvm-as-14 hello.ll")]
+                        pnacl thaw --typed-pointers hello.pexe -o hello.ll && llvm-as-14 hello.ll\n  \
+                        pnacl thaw hello.pexe -o - | opt-19 -O2 -S")]
 pub struct Args {
     /// The pexe (`-` for standard input).
     pub input: PathBuf,
@@ -27,36 +30,17 @@ pub struct Args {
 
 /// Runs the command; returns the process exit status.
 pub fn run(args: &Args) -> i32 {
-    let name = args.input.display().to_string();
-    let bytes = match output::read_input(&args.input) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("pnacl thaw: {name}: {e}");
-            return 1;
-        }
-    };
+    report::finish("thaw", thaw_file(args))
+}
+
+fn thaw_file(args: &Args) -> Result<i32, Failure> {
+    let name = output::input_name(&args.input);
+    let bytes = output::read(&args.input)?;
     let options = ReadOptions { defer_abi: true, no_layout: true, ..ReadOptions::default() };
-    let module = match pnacl_bitcode::read_parallel(&bytes, options) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("pnacl thaw: {name}: {e}");
-            return 1;
-        }
-    };
-    let thawed =
-        match thaw(&module, &ThawOptions { typed_pointers: args.typed_pointers, name_module_values: args.name_all }) {
-            Ok(m) => m,
-            Err(e) => {
-                eprintln!("pnacl thaw: {name}: {e}");
-                return 1;
-            }
-        };
+    let module = pnacl_bitcode::read_parallel(&bytes, options).map_err(|e| Diagnostic::read(&name, &e))?;
+    let options = ThawOptions { typed_pointers: args.typed_pointers, name_module_values: args.name_all };
+    let thawed = thaw(&module, &options).map_err(|e| Failure::input(&name, e))?;
     let text = pnacl_llvm::print::print(&thawed, &pnacl_llvm::print::PrintOptions::default());
-    match output::write_file(&args.output, text.as_bytes()) {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("pnacl thaw: {}: {e}", args.output.display());
-            1
-        }
-    }
+    output::write(&args.output, Content::Text, text.as_bytes())?;
+    Ok(status::SUCCESS)
 }

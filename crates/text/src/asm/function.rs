@@ -150,19 +150,20 @@ impl<'s> Asm<'s> {
                     }
                     let listed = self.src.record_at(item_at).filter(|r| r.values.len() == 2).map(|r| r.values[1]);
                     let v_at = self.at();
+                    // The assembly column says the value; a listing's record column only
+                    // adds the bits `%g` loses from a float.
                     let value = match self.next()? {
                         Tok::Ident("undef") => ConstValue::Undef,
-                        tok if ty.is_integer() => {
-                            let raw = match tok {
-                                // i1 true is stored as -1, as the PNaCl writer stores it.
-                                Tok::Int(1) if ty == Ty::I1 => encode_sign_rotated(-1),
-                                t => self.sign_rotated(v_at, t)?,
-                            };
-                            ConstValue::Int(listed.unwrap_or(raw))
-                        }
+                        tok if ty.is_integer() => ConstValue::Int(match tok {
+                            // i1 true is stored as -1, as the PNaCl writer stores it.
+                            Tok::Int(1) if ty == Ty::I1 => encode_sign_rotated(-1),
+                            t => self.sign_rotated(v_at, t)?,
+                        }),
                         tok if ty.is_float() => {
                             let bits = self.float_bits(v_at, tok, ty)?;
-                            ConstValue::Float(listed.unwrap_or(bits))
+                            let decimal = matches!(tok, Tok::Float(_) | Tok::Int(_));
+                            let exact = listed.filter(|&l| decimal && prints_alike(l, bits, ty));
+                            ConstValue::Float(exact.unwrap_or(bits))
                         }
                         t => return Err(self.err(v_at, format!("expected a value for {ty}, found {}", t.describe()))),
                     };
@@ -259,4 +260,21 @@ impl<'s> Asm<'s> {
         f.body.symtab = Some(entries);
         Ok(())
     }
+}
+
+/// Whether two bit patterns of a float type print alike as the disassembler prints them
+/// (`%g`): then a listing's record holds the exact bits of the value its assembly shows.
+fn prints_alike(a: u64, b: u64, ty: Ty) -> bool {
+    let value = |bits: u64| {
+        if ty == Ty::Float {
+            u32::try_from(bits).ok().map(|b| f64::from(f32::from_bits(b)))
+        } else {
+            Some(f64::from_bits(bits))
+        }
+    };
+    let (Some(a), Some(b)) = (value(a), value(b)) else { return false };
+    let (mut sa, mut sb) = (String::new(), String::new());
+    crate::dis::syntax::format_g(&mut sa, a);
+    crate::dis::syntax::format_g(&mut sb, b);
+    sa == sb
 }

@@ -14,8 +14,10 @@
 //! and its module-level blocks) hands function blocks to `function`, which hands each
 //! instruction to `instruction`; `operands` holds the function being parsed and the operands
 //! instructions name; `parser` the parser's state and the syntax every block shares; `source`
-//! the text and where its errors point.
+//! the text and where its errors point; `columns` where a listing's record column and
+//! assembly column disagree.
 
+mod columns;
 mod function;
 mod instruction;
 mod module;
@@ -33,6 +35,14 @@ use source::Source;
 
 /// Assembles PNaClAsm text (or a three-column listing) into PNaCl bitcode.
 pub fn assemble(text: &str) -> Result<Vec<u8>, TextError> {
+    assemble_with_notes(text).map(|(bytes, _)| bytes)
+}
+
+/// Assembles PNaClAsm text (or a three-column listing) into PNaCl bitcode; for a listing,
+/// also returns one note per record whose record column disagrees with its assembly column
+/// (an edited constant, type or operand), located at its line. The assembly column is what
+/// is written.
+pub fn assemble_with_notes(text: &str) -> Result<(Vec<u8>, Vec<TextError>), TextError> {
     let (module, offsets, src) = parse_source(text)?;
     let mut trace = Vec::new();
     let bytes = pnacl_bitcode::write_traced(&module, Abbrevs::Keep, &mut trace).map_err(|e| src.error(0, e.message))?;
@@ -42,7 +52,8 @@ pub fn assemble(text: &str) -> Result<Vec<u8>, TextError> {
         let at = offset_of(e.pos, &trace, &offsets);
         return Err(src.error(at, format!("{} [{}]", e.message, e.rule.id())));
     }
-    Ok(bytes)
+    let notes = columns::disagreements(&bytes, &trace, &offsets, &src);
+    Ok((bytes, notes))
 }
 
 /// Parses PNaClAsm text (or a listing) into a module, without writing it.

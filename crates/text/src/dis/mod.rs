@@ -8,7 +8,7 @@
 //! (in the record column), then `Error(B:b): message`.
 
 mod format;
-mod syntax;
+pub(crate) mod syntax;
 
 use format::{Formatter, Tokens, push_decimal, push_spaces};
 use pnacl_bitcode::codes::{block, pseudo};
