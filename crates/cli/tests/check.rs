@@ -1,4 +1,5 @@
-//! `pnacl check`: exit statuses, the report line, JSON and quiet output.
+//! `pnacl check`: exit statuses, the report line, JSON and quiet output, and the warning on
+//! a call written as an indirect call because its argument count differs.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -81,11 +82,11 @@ fn the_corpus_is_clean_with_warnings_only_on_calls_with_extra_arguments() {
 }
 
 #[test]
-fn a_violation_is_one_line_and_exit_status_1() {
+fn a_violation_is_one_line_and_exit_status_3() {
     let dir = tempfile::tempdir().unwrap();
     let bad = bad_pexe(dir.path());
     let o = pnacl(&["check".as_ref(), bad.as_os_str()]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(3));
     let out = String::from_utf8(o.stdout).unwrap();
     assert_eq!(
         out,
@@ -101,7 +102,10 @@ fn json_and_quiet() {
     let dir = tempfile::tempdir().unwrap();
     let bad = bad_pexe(dir.path());
     let o = pnacl(&["check".as_ref(), "--format".as_ref(), "json".as_ref(), bad.as_os_str()]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(3));
+    // `--json`, the option every subcommand has, says the same.
+    let global = pnacl(&["check".as_ref(), "--json".as_ref(), bad.as_os_str()]);
+    assert_eq!((global.status.code(), &global.stdout), (Some(3), &o.stdout));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let d = &v[0];
     assert_eq!(d["rule"], "abi.int-arith-i1");
@@ -111,23 +115,23 @@ fn json_and_quiet() {
     assert_eq!(d["instruction"]["value"], "%v0");
     assert!(d["bit"].as_u64().is_some_and(|b| b > 128), "{d}");
     let o = pnacl(&["check".as_ref(), "--quiet".as_ref(), bad.as_os_str()]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(3));
     assert!(o.stdout.is_empty() && o.stderr.is_empty());
 }
 
 #[test]
-fn unreadable_input_is_exit_status_2() {
+fn unreadable_input_is_exit_status_1() {
     let dir = tempfile::tempdir().unwrap();
     let bad = bad_pexe(dir.path());
     let bytes = std::fs::read(&bad).unwrap();
     let cut = dir.path().join("cut.pexe");
     std::fs::write(&cut, &bytes[..bytes.len() - 8]).unwrap();
     let o = pnacl(&["check".as_ref(), cut.as_os_str()]);
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8(o.stderr).unwrap();
-    assert!(err.starts_with(&format!("{}: Error(", cut.display())), "{err}");
-    // A clean file and an unreadable one: the worst status wins.
+    assert!(err.starts_with(&format!("pnacl check: {}: Error(", cut.display())), "{err}");
+    // A clean file, an unreadable one and one with violations: the unreadable one decides.
     let clean = pnacl_testutil::corpus_dir().join("tiny/start.pexe");
     let o = pnacl(&["check".as_ref(), clean.as_os_str(), cut.as_os_str(), bad.as_os_str()]);
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(1));
 }

@@ -64,7 +64,7 @@ fn an_assembly_error_points_at_the_text_and_writes_nothing() {
     let err = String::from_utf8(o.stderr).unwrap();
     let mut lines = err.lines();
     let first = lines.next().unwrap();
-    assert!(first.starts_with(&format!("{}:5:", src.display())), "{err}");
+    assert!(first.starts_with(&format!("pnacl asm: {}:5:", src.display())), "{err}");
     assert_eq!(lines.next(), Some("    @t0 = i33;"), "{err}");
     assert!(lines.next().is_some_and(|l| l.trim_end().ends_with('^')), "{err}");
     assert!(!out.exists());
