@@ -9,10 +9,10 @@ use std::path::PathBuf;
 
 /// Arguments of `pnacl finalize`.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Examples:\n  pnacl finalize part2_unstripped.bc -o part2.pexe\n  \
-                        pnacl finalize --no-verify experiment.bc -o experiment.pexe\n\n\
-                        Exit status 3 when the pexe would break the PNaCl ABI (each violation is reported, \
-                        nothing is written).")]
+#[command(after_help = "Exit status 3 when the pexe would break the PNaCl ABI (each violation is reported, nothing \
+                        is written).\n\n\
+                        Examples:\n  pnacl finalize part2_unstripped.bc -o part2.pexe\n  \
+                        pnacl finalize --no-verify experiment.bc -o experiment.pexe")]
 pub struct Args {
     /// The LLVM bitcode file, already ABI-simplified (an SDK `*_unstripped.bc`, or the
     /// output of `pnacl simplify --emit-bitcode`).

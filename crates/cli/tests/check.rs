@@ -135,3 +135,31 @@ fn unreadable_input_is_exit_status_1() {
     let o = pnacl(&["check".as_ref(), clean.as_os_str(), cut.as_os_str(), bad.as_os_str()]);
     assert_eq!(o.status.code(), Some(1));
 }
+
+/// `examples/main_without_parameters.pnaclasm`: `_start` calls a `main` without parameters
+/// with three arguments, which the writer could only write as an indirect call through
+/// main's address. `check` accepts it with a warning naming the rule and the record's
+/// position, which is the call record (code 44, an indirect call) in the listing; `run` runs
+/// it.
+#[test]
+fn a_call_with_extra_arguments_is_a_warning_at_its_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/main_without_parameters.pnaclasm");
+    let pexe = dir.path().join("m.pexe");
+    let o = pnacl(&["asm".as_ref(), src.as_os_str(), "-o".as_ref(), pexe.as_os_str()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = pnacl(&["check".as_ref(), pexe.as_os_str()]);
+    assert_eq!(o.status.code(), Some(0), "a warning is no violation");
+    let out = String::from_utf8(o.stdout).unwrap();
+    let prefix = format!("{}: warning: function _start (@f1): ", pexe.display());
+    assert!(out.starts_with(&prefix) && out.ends_with(" [abi.call-argument-count]\n"), "{out}");
+    assert_eq!(out.lines().count(), 1, "{out}");
+    let at = out.split("(record at bit ").nth(1).and_then(|s| s.split(')').next()).expect(&out);
+    let o = pnacl(&["dis".as_ref(), pexe.as_os_str()]);
+    let listing = String::from_utf8(o.stdout).unwrap();
+    let line = listing.lines().find(|l| l.split('|').next().is_some_and(|a| a.trim() == at)).expect(at);
+    let record = line.split('|').nth(1).unwrap();
+    assert!(record.trim_start().split_once('<').is_some_and(|(_, r)| r.starts_with("44,")), "{line}");
+    let o = pnacl_testutil::pnacl_command().arg("run").arg(&pexe).output().unwrap();
+    assert_eq!(o.status.code(), Some(42), "{}", String::from_utf8_lossy(&o.stderr));
+}

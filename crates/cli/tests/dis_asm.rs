@@ -106,3 +106,126 @@ fn records_format_round_trips() {
     );
     assert_eq!(std::fs::read(&tbc).unwrap(), std::fs::read(&tbc2).unwrap());
 }
+
+/// Runs pnacl in `dir` (so that messages name files as given).
+fn pnacl_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pnacl")).args(args).current_dir(dir).output().unwrap()
+}
+
+/// The record column of the listing line whose assembly column ends with `asm`: its line
+/// number (1-based), the line, and the record (`<...>`).
+fn listed(listing: &str, asm: &str) -> (usize, String, String) {
+    let lines: Vec<&str> = listing.lines().collect();
+    let n = lines.iter().position(|l| l.trim_end().ends_with(asm)).expect(asm);
+    // A long record goes on over the next lines, whose address column is blank.
+    let mut record = String::new();
+    for (i, l) in lines[n..].iter().enumerate() {
+        let (address, rest) = l.split_once('|').unwrap();
+        if i > 0 && !address.trim().is_empty() {
+            break;
+        }
+        record.push_str(rest.split('|').next().unwrap().trim());
+    }
+    let record = &record[record.find('<').unwrap()..=record.rfind('>').unwrap()];
+    (n + 1, lines[n].to_string(), record.replace(",", ", ").replace(",  ", ", "))
+}
+
+/// `asm` of a listing whose assembly column was edited (a constant, an operand, an
+/// alignment) writes what the assembly column says, and says so on standard error for each
+/// record, with the line: the record column beside it no longer holds.
+#[test]
+fn an_edited_listing_is_assembled_from_its_assembly_column_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let src = example("factorial.pnaclasm");
+    assert!(
+        pnacl_in(d, &[os("asm"), src.as_os_str(), os("-o"), os("f.pexe")].map(|s| s.to_str().unwrap()))
+            .status
+            .success()
+    );
+    assert!(pnacl_in(d, &["dis", "f.pexe", "-o", "f.lst"]).status.success());
+    let listing = std::fs::read_to_string(d.join("f.lst")).unwrap();
+    // Each edit, and the record it makes, by the encoding rules of the bitcode spec:
+    // constants are sign-rotated (2 is 4); operands are relative to the instruction's own
+    // value (the multiplication's first operand, `%p0`, says how far `%p0` is); an
+    // alignment is log2 + 1 (4 is 3).
+    let (c_line, _, c_record) = listed(&listing, "%c0 = i32 1;");
+    let (m_line, _, m_record) = listed(&listing, "%v3 = mul i32 %p0, %v2;");
+    let (a_line, _, a_record) = listed(&listing, "%v1 = load i32* %v0, align 1;");
+    let fields = |r: &str| -> Vec<String> { r[1..r.len() - 1].split(", ").map(str::to_string).collect() };
+    let m = fields(&m_record);
+    let a = fields(&a_record);
+    let edits = [
+        (c_line, "%c0 = i32 1;", "%c0 = i32 2;", c_record, "<4, 4>".to_string()),
+        (
+            m_line,
+            "%v3 = mul i32 %p0, %v2;",
+            "%v3 = mul i32 %p0, %p0;",
+            m_record,
+            format!("<{}, {}, {}, {}>", m[0], m[1], m[1], m[3]),
+        ),
+        (
+            a_line,
+            "%v1 = load i32* %v0, align 1;",
+            "%v1 = load i32* %v0, align 4;",
+            a_record,
+            format!("<{}, {}, 3, {}>", a[0], a[1], a[3]),
+        ),
+    ];
+    let mut edited = listing.clone();
+    let mut expected = String::new();
+    for (line_no, from, to, was, now) in &edits {
+        let line = edited.lines().nth(line_no - 1).unwrap().to_string();
+        let new_line = line.replace(from, to);
+        edited = edited.replacen(&line, &new_line, 1);
+        let col = new_line[..new_line.find('%').unwrap()].chars().count();
+        expected.push_str(&format!(
+            "pnacl asm: e.lst:{line_no}:{}: warning: the record column says {was} but the assembly column says {now}: \
+             the assembly column wins\n{new_line}\n{}^\n",
+            col + 1,
+            " ".repeat(col)
+        ));
+    }
+    std::fs::write(d.join("e.lst"), &edited).unwrap();
+    let o = pnacl_in(d, &["asm", "e.lst", "-o", "e.pexe"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(String::from_utf8_lossy(&o.stderr), expected);
+    // What is written is what the assembly column alone, edited alike, assembles into.
+    assert!(pnacl_in(d, &["dis", "--no-records", "f.pexe", "-o", "f.pnaclasm"]).status.success());
+    let mut asm = std::fs::read_to_string(d.join("f.pnaclasm")).unwrap();
+    for (_, from, to, _, _) in &edits {
+        asm = asm.replacen(from, to, 1);
+    }
+    std::fs::write(d.join("e.pnaclasm"), asm).unwrap();
+    let o = pnacl_in(d, &["asm", "e.pnaclasm", "-o", "e2.pexe"]);
+    assert!(o.status.success() && o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read(d.join("e.pexe")).unwrap(), std::fs::read(d.join("e2.pexe")).unwrap());
+}
+
+/// Floats: the listing prints `%g`, which loses bits, so its record column supplies the
+/// exact bits as long as they print as the assembly column says; an edited float is the
+/// edited value.
+#[test]
+fn a_listing_keeps_exact_floats_unless_the_assembly_column_was_edited() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let nbody = pnacl_testutil::corpus_dir().join("cli/nbody.pexe");
+    let o = pnacl_in(d, &["dis", nbody.to_str().unwrap(), "-o", "n.lst"]);
+    assert!(o.status.success());
+    let o = pnacl_in(d, &["asm", "n.lst", "-o", "n.pexe"]);
+    assert!(o.status.success() && o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read(&nbody).unwrap(), std::fs::read(d.join("n.pexe")).unwrap());
+    // 4π², printed 39.4784, edited to 39.5.
+    let listing = std::fs::read_to_string(d.join("n.lst")).unwrap();
+    let (line_no, line, _) = listed(&listing, "= double 39.4784; <@a3>");
+    let edited = listing.replacen(&line, &line.replace("39.4784", "39.5"), 1);
+    std::fs::write(d.join("e.lst"), edited).unwrap();
+    let o = pnacl_in(d, &["asm", "e.lst", "-o", "e.pexe"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    let first = stderr.lines().next().unwrap_or_default();
+    let bits = 39.5f64.to_bits();
+    assert!(first.starts_with(&format!("pnacl asm: e.lst:{line_no}:")), "{stderr}");
+    assert!(first.ends_with(&format!("the assembly column says <6, {bits}>: the assembly column wins")), "{stderr}");
+    assert_eq!(stderr.lines().count(), 3, "{stderr}");
+}
