@@ -5,7 +5,7 @@ use crate::{output, status};
 use pnacl_bitcode::{Module, ReadError, ReadOptions, read_parallel};
 use pnacl_verify::{Diagnostic, Location};
 use serde_json::json;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Output formats of `pnacl check`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,7 +46,7 @@ enum Outcome {
     Unreadable(String, Option<ReadError>),
 }
 
-fn check_file(path: &PathBuf) -> Outcome {
+fn check_file(path: &Path) -> Outcome {
     let bytes = match output::read_input(path) {
         Ok(b) => b,
         Err(e) => return Outcome::Unreadable(e.to_string(), None),
@@ -77,7 +77,7 @@ pub fn run(args: &Args) -> i32 {
     let format = if report::json() { Format::Json } else { args.format };
     let mut json_out = Vec::new();
     // Files are checked in parallel too; results are reported in the order given.
-    let outcomes: Vec<Outcome> = args.files.par_iter().map(check_file).collect();
+    let outcomes: Vec<Outcome> = args.files.par_iter().map(|f| check_file(f)).collect();
     for (path, outcome) in args.files.iter().zip(outcomes) {
         let file = output::input_name(path);
         match outcome {

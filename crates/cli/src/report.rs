@@ -252,8 +252,8 @@ pub fn emit(command: &str, d: &Diagnostic) {
 /// Why a subcommand failed: its diagnostic and its exit status.
 #[derive(Debug)]
 pub struct Failure {
-    /// What to report.
-    pub diagnostic: Diagnostic,
+    /// What to report (boxed: failures travel through every `?`).
+    pub diagnostic: Box<Diagnostic>,
     /// The exit status.
     pub status: i32,
 }
@@ -261,7 +261,7 @@ pub struct Failure {
 impl Failure {
     /// Bad input ([`crate::status::BAD_INPUT`]) described by `d`.
     pub fn new(d: Diagnostic) -> Failure {
-        Failure { diagnostic: d, status: crate::status::BAD_INPUT }
+        Failure { diagnostic: Box::new(d), status: crate::status::BAD_INPUT }
     }
 
     /// Bad input: `message` about `file` as a whole.
