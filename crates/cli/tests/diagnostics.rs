@@ -229,7 +229,7 @@ fn every_help_ends_with_examples() {
         .filter_map(|l| l.split_whitespace().next())
         .filter(|&c| c != "help")
         .collect();
-    assert_eq!(commands.len(), 12, "{commands:?}");
+    assert!(commands.len() >= 12, "{commands:?}");
     for c in commands {
         let help = text(&pnacl(&[c.into(), "--help".into()]).stdout);
         let examples = help.rsplit("\n\n").next().unwrap();
