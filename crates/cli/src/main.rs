@@ -14,6 +14,7 @@ mod output;
 mod producer;
 mod rewrite;
 mod run;
+mod simplify;
 mod thaw;
 
 use clap::{Parser, Subcommand};
@@ -46,6 +47,8 @@ enum Command {
     Freeze(freeze::Args),
     /// Strip and freeze ABI-simplified LLVM bitcode into a checked pexe (pnacl-finalize).
     Finalize(finalize::Args),
+    /// Link LLVM bitcode, run PNaCl's ABI simplification passes and finalize into a pexe.
+    Simplify(simplify::Args),
     /// Turn a pexe into LLVM IR text for today's LLVM (pnacl-thaw).
     Thaw(thaw::Args),
     /// Translate a pexe ahead of time into an image (.pnaclo) that `run` runs.
@@ -66,6 +69,7 @@ fn main() {
         Command::Freeze(a) => freeze::run(a),
         Command::Finalize(a) => finalize::run(a),
         Command::Thaw(a) => thaw::run(a),
+        Command::Simplify(a) => simplify::run(a),
         Command::Compress(a) => compress::run(a),
         Command::Compile(a) => compile::run(a),
         Command::Cache(a) => cache::run(a),

@@ -219,7 +219,9 @@ fn is_flat(m: &Module, init: ConstId) -> bool {
     };
     match m.consts.get(init) {
         Const::Aggregate { ty, elems } => {
+            // A compound holds at least two elements (one is written bare, none as zeros).
             matches!(m.types.get(*ty), Type::Struct(s) if s.packed && s.name.is_none())
+                && elems.len() >= 2
                 && elems.iter().all(|&e| simple(e))
         }
         _ => simple(init),

@@ -285,8 +285,11 @@ impl<'a> Rewriter<'a> {
                             };
                         }
                     }
-                    Some(c) => {
-                        *fn_ty = self.m.functions[c.0 as usize].ty;
+                    // The call's own type is converted, not taken from the callee: a call
+                    // whose type differs from its callee's (`main` called with arguments
+                    // it does not declare) must stay such a call.
+                    Some(_) => {
+                        *fn_ty = convert_type(self.m, *fn_ty, self.i32t);
                         for a in args.iter_mut() {
                             *a = self.int(*a, out)?;
                         }
