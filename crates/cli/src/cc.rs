@@ -152,12 +152,14 @@ fn cc(args: &Args) -> Result<(), String> {
 /// Compiles one source to bitcode.
 fn compile(clang: &Path, src: &Path, options: &[OsString], include: Option<&Path>, out: &Path) -> Result<(), String> {
     let mut cmd = Command::new(clang);
-    // The library's flags, but the optimisation level is the user's (clang's default: -O0).
+    // The user's options first: a later `-O2` turns the vectorizers back on, so the
+    // library's flags (all but its optimisation level) come after them.
+    cmd.args(options);
     cmd.args(libc::clang_flags().into_iter().filter(|f| !f.starts_with("-O")));
     if let Some(inc) = include {
         cmd.arg("-isystem").arg(inc);
     }
-    cmd.args(options).arg(src).arg("-o").arg(out);
+    cmd.arg(src).arg("-o").arg(out);
     let status = cmd.status().map_err(|e| format!("{}: {e}", clang.display()))?;
     if !status.success() {
         return Err(format!("{}: clang failed ({status})", src.display()));
