@@ -59,18 +59,39 @@ pub fn run(args: &Args) -> i32 {
 /// The command line split into inputs and the options passed to clang.
 struct CommandLine {
     output: Option<PathBuf>,
+    clang: Option<PathBuf>,
+    emit_llvm: bool,
+    nostdlib: bool,
+    no_verify: bool,
     sources: Vec<PathBuf>,
     bitcode: Vec<PathBuf>,
     clang_options: Vec<OsString>,
 }
 
 fn split(raw: &[OsString]) -> Result<CommandLine, String> {
-    let mut line = CommandLine { output: None, sources: Vec::new(), bitcode: Vec::new(), clang_options: Vec::new() };
+    let mut line = CommandLine {
+        output: None,
+        clang: None,
+        emit_llvm: false,
+        nostdlib: false,
+        no_verify: false,
+        sources: Vec::new(), bitcode: Vec::new(), clang_options: Vec::new() };
     let mut it = raw.iter();
     while let Some(a) = it.next() {
         let s = a.to_string_lossy();
         if s == "-o" {
             line.output = Some(PathBuf::from(it.next().ok_or("`-o` needs a file name")?));
+            continue;
+        }
+        // pnacl's own options may come after the sources too.
+        match s.as_ref() {
+            "--emit-llvm" => line.emit_llvm = true,
+            "--nostdlib" => line.nostdlib = true,
+            "--no-verify" => line.no_verify = true,
+            "--clang" => line.clang = Some(PathBuf::from(it.next().ok_or("`--clang` needs a path")?)),
+            _ => {}
+        }
+        if matches!(s.as_ref(), "--emit-llvm" | "--nostdlib" | "--no-verify" | "--clang") {
             continue;
         }
         if s == "-c" || s == "-S" || s == "-emit-llvm" {
@@ -114,8 +135,8 @@ fn find_clang(asked: Option<&Path>) -> Result<PathBuf, String> {
 fn cc(args: &Args) -> Result<(), String> {
     let line = split(&args.args)?;
     let output = args.output.clone().or(line.output.clone()).ok_or("no output file: give -o FILE")?;
-    let clang = find_clang(args.clang.as_deref())?;
-    let lib = if args.nostdlib { None } else { Some(libc::build(&clang)?) };
+    let clang = find_clang(args.clang.as_deref().or(line.clang.as_deref()))?;
+    let lib = if args.nostdlib || line.nostdlib { None } else { Some(libc::build(&clang)?) };
     let work = tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let mut user = Vec::new();
     for (k, src) in line.sources.iter().enumerate() {
@@ -141,11 +162,11 @@ fn cc(args: &Args) -> Result<(), String> {
     let name = line.sources.first().or(line.bitcode.first()).expect("an input").display().to_string();
     simplify::run_passes(&mut m, &pnacl_passes::pipeline::simplify_passes(), &[])
         .map_err(|e| format!("{name}: {e}"))?;
-    if args.emit_llvm {
+    if args.emit_llvm || line.emit_llvm {
         let text = print(&m, &PrintOptions { opaque_pointers: true });
         return output::write_file(&output, text.as_bytes()).map_err(|e| format!("{}: {e}", output.display()));
     }
-    let bytes = simplify::finalize(&mut m, &name, args.no_verify)?;
+    let bytes = simplify::finalize(&mut m, &name, args.no_verify || line.no_verify)?;
     output::write_file(&output, &bytes).map_err(|e| format!("{}: {e}", output.display()))
 }
 

@@ -92,6 +92,10 @@ pub fn run_passes(m: &mut Module, passes: &[&dyn Pass], print_after: &[String]) 
 
 /// Strips, freezes and (unless `no_verify`) checks the simplified module.
 pub fn finalize(m: &mut Module, name: &str, no_verify: bool) -> Result<Vec<u8>, String> {
+    if !no_verify {
+        pnacl_convert::freeze::respell_intrinsics(m);
+        refuse_foreign_intrinsics(m).map_err(|e| format!("{name}: {e}"))?;
+    }
     pnacl_passes::strip::strip(m);
     let options = FreezeOptions::default();
     let bytes = producer::freeze_bytes(m, None, &options).map_err(|e| format!("{name}: {e}"))?;
@@ -111,4 +115,23 @@ pub fn finalize(m: &mut Module, name: &str, no_verify: bool) -> Result<Vec<u8>, 
 
 fn known_passes() -> String {
     pnacl_passes::all().iter().map(|p| p.name()).collect::<Vec<_>>().join(", ")
+}
+
+/// Refuses a call to an LLVM intrinsic that PNaCl does not have (the passes expand every
+/// one they know; what is left would only fail `pnacl check` later, without the caller).
+fn refuse_foreign_intrinsics(m: &Module) -> Result<(), String> {
+    for caller in &m.functions {
+        for (_, id) in caller.layout() {
+            let pnacl_llvm::ir::InstKind::Call { callee, .. } = &caller.inst(id).kind else { continue };
+            let Some(f) = m.as_function(*callee) else { continue };
+            let name = &m.functions[f.0 as usize].props.name;
+            if name.starts_with("llvm.") && pnacl_bitcode::abi::intrinsic(name.as_bytes()).is_none() {
+                return Err(format!(
+                    "function @{}: call to @{name}: this intrinsic is not part of PNaCl and no pass expands it",
+                    caller.props.name
+                ));
+            }
+        }
+    }
+    Ok(())
 }

@@ -107,6 +107,22 @@ impl super::Function {
         if map.is_empty() {
             return;
         }
+        // Replacements chain (a value replaced by one that is itself replaced): follow each
+        // to its end, bounded so that a cycle cannot hang.
+        let resolved: std::collections::HashMap<super::Value, super::Value> = map
+            .iter()
+            .map(|(&k, &v)| {
+                let mut end = v;
+                for _ in 0..map.len() {
+                    match map.get(&end) {
+                        Some(&next) if next != end && next != k => end = next,
+                        _ => break,
+                    }
+                }
+                (k, end)
+            })
+            .collect();
+        let map = &resolved;
         // An instruction that replaces a value is usually built from that value (a cast of
         // it): that one use stays, or the instruction would read itself.
         let mut replaces: std::collections::HashMap<super::InstId, Vec<super::Value>> = Default::default();
