@@ -5,7 +5,7 @@
 
 use crate::util::{error, inst, ptr_to};
 use crate::{Pass, PassError};
-use pnacl_llvm::ir::{BlockId, CastOp, Const, FuncId, InstId, InstKind, Module, Type, TypeId, Value};
+use pnacl_llvm::ir::{BlockId, CastOp, Const, ExprOp, FuncId, InstId, InstKind, Module, Type, TypeId, Value};
 use std::collections::HashMap;
 
 /// The pass.
@@ -111,6 +111,10 @@ impl<'a> Rewriter<'a> {
         match v {
             Value::Const(c) => match self.m.consts.get(c) {
                 Const::Global(_) | Const::Function(_) => Some(v),
+                // FlattenGlobals retypes a global used by a phi with a constant cast.
+                Const::Expr { op: ExprOp::Cast(CastOp::Bitcast), operands, .. } if operands.len() == 1 => {
+                    self.inherent_base(Value::Const(operands[0]))
+                }
                 _ => None,
             },
             Value::Inst(i) => match &self.func().inst(i).kind {
