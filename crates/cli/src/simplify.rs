@@ -97,9 +97,15 @@ pub fn finalize(m: &mut Module, name: &str, no_verify: bool) -> Result<Vec<u8>, 
         pnacl_convert::freeze::respell_intrinsics(m);
         refuse_foreign_intrinsics(m).map_err(|e| format!("{name}: {e}"))?;
     }
+    // Stripping removes the names a refusal would be reported with: keep them for that.
+    let named = m.clone();
     pnacl_passes::strip::strip(m);
     let options = FreezeOptions::default();
-    let bytes = producer::freeze_bytes(m, None, &options).map_err(|e| format!("{name}: {e}"))?;
+    let bytes = producer::freeze_bytes(m, None, &options).map_err(|e| {
+        let mut named = named;
+        let named_error = producer::freeze_bytes(&mut named, None, &options).err();
+        format!("{name}: {}", named_error.unwrap_or(e))
+    })?;
     if !no_verify {
         let violations = producer::check_bytes(&bytes, name)?;
         if !violations.is_empty() {

@@ -206,9 +206,9 @@ fn refusals_name_the_function_and_construct() {
         ),
         (
             "typedef int v2 __attribute__((vector_size(8)));\nv2 g = {1, 2};\n\
-             int main(void) { v2 x = __builtin_shufflevector(g, g, 1, 0); return x[0]; }",
+             int main(void) { v2 x = g + g; return x[0] + x[1]; }",
             "vector",
-            &["function @main", "shufflevector"],
+            &["function @main", "<2 x i32>"],
         ),
     ];
     let dir = scratch();
@@ -216,7 +216,7 @@ fn refusals_name_the_function_and_construct() {
         let src = dir.path().join(format!("{name}.c"));
         std::fs::write(&src, source).expect("write source");
         let out = dir.path().join(format!("{name}.pexe"));
-        let o = pnacl(&["cc".as_ref(), "-O2".as_ref(), src.as_os_str(), "-o".as_ref(), out.as_os_str()]);
+        let o = pnacl(&["cc".as_ref(), "-O0".as_ref(), src.as_os_str(), "-o".as_ref(), out.as_os_str()]);
         let stderr = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(1), "{name}: {stderr}");
         for e in *expected {
@@ -272,7 +272,8 @@ fn simplify_options() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stderr).contains("; *** module after expand-struct-regs ***"));
     let text = std::fs::read_to_string(&ll).expect("IR written");
-    assert!(!text.contains("%struct.P"), "the simplified module still has the struct type:\n{text}");
+    let uses = text.lines().filter(|l| l.contains("%struct.P") && !l.starts_with("%struct.P = type")).count();
+    assert_eq!(uses, 0, "the simplified module still uses the struct type:\n{text}");
     let o = Command::new(llvm_tool("llvm-as", 19))
         .arg(&ll)
         .arg("-o")
