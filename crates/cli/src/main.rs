@@ -8,12 +8,14 @@
 mod analyze;
 mod asm;
 mod cache;
+mod cc;
 mod check;
 mod compile;
 mod compress;
 mod dis;
 mod finalize;
 mod freeze;
+mod libc;
 mod names;
 mod output;
 mod producer;
@@ -21,6 +23,7 @@ mod report;
 mod rewrite;
 mod run;
 mod signals;
+mod simplify;
 mod status;
 mod thaw;
 
@@ -87,6 +90,10 @@ enum Command {
     Freeze(freeze::Args),
     /// Strip and freeze ABI-simplified LLVM bitcode into a checked pexe (pnacl-finalize).
     Finalize(finalize::Args),
+    /// Compile C to a pexe: clang for le32, pnacl's C library, simplify, finalize.
+    Cc(cc::Args),
+    /// Link LLVM bitcode, run PNaCl's ABI simplification passes and finalize into a pexe.
+    Simplify(simplify::Args),
     /// Turn a pexe into LLVM IR text for today's LLVM (pnacl-thaw).
     Thaw(thaw::Args),
     /// Translate a pexe ahead of time into an image (.pnaclo) that `run` runs.
@@ -137,6 +144,8 @@ fn main() {
         Command::Freeze(a) => freeze::run(a),
         Command::Finalize(a) => finalize::run(a),
         Command::Thaw(a) => thaw::run(a),
+        Command::Simplify(a) => simplify::run(a),
+        Command::Cc(a) => cc::run(a),
         Command::Compress(a) => compress::run(a),
         Command::Compile(a) => compile::run(a),
         Command::Cache(a) => cache::run(a),

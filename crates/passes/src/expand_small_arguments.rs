@@ -57,6 +57,12 @@ impl Pass for ExpandSmallArguments {
                 }
             }
             m.functions[fi].replace_uses(&map);
+            // The truncations themselves read the parameters, not their own results.
+            for (&arg, &t) in &map {
+                if let Value::Inst(t) = t {
+                    m.functions[fi].inst_mut(t).kind = InstKind::Cast { op: CastOp::Trunc, val: arg };
+                }
+            }
             if !entry.is_empty() {
                 m.functions[fi].blocks[0].insts.splice(0..0, entry);
             }

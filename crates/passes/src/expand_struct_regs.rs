@@ -106,6 +106,16 @@ fn const_leaves(m: &mut Module, c: ConstId, t: TypeId) -> Vec<Value> {
     }
 }
 
+/// True when `v` is a call whose struct result this pass keeps whole.
+fn is_kept_call(m: &Module, f: FuncId, v: Value, split: &HashMap<Value, Vec<Value>>) -> bool {
+    match v {
+        Value::Inst(c) => {
+            !split.contains_key(&v) && matches!(m.functions[f.0 as usize].inst(c).kind, InstKind::Call { .. })
+        }
+        _ => false,
+    }
+}
+
 impl Pass for ExpandStructRegs {
     fn name(&self) -> &'static str {
         NAME
@@ -155,6 +165,10 @@ fn expand(m: &mut Module, f: FuncId) -> Result<(), PassError> {
             }
             InstKind::ExtractValue { agg, indices } => {
                 let at = crate::util::ty(m, f, *agg);
+                if is_kept_call(m, f, *agg, &split) {
+                    out.keep(id);
+                    return Ok(());
+                }
                 let all = get(m, &split, *agg, at)
                     .ok_or_else(|| error(m, NAME, f, id, "extractvalue of an unknown aggregate"))?;
                 let r = leaf_range(m, at, indices);
@@ -210,6 +224,9 @@ fn expand(m: &mut Module, f: FuncId) -> Result<(), PassError> {
                 split.insert(Value::Inst(id), ids.iter().map(|&p| Value::Inst(p)).collect());
                 phis.push((id, ids));
             }
+            // Calls returning a struct are intrinsics (`llvm.*.with.overflow`, ...), which
+            // later passes expand; their results stay whole, as PNaCl's pass left them.
+            InstKind::Call { .. } => out.keep(id),
             k if is_struct(m, i.ty) => {
                 return Err(error(
                     m,

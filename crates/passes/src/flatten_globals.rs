@@ -219,7 +219,9 @@ fn is_flat(m: &Module, init: ConstId) -> bool {
     };
     match m.consts.get(init) {
         Const::Aggregate { ty, elems } => {
+            // A compound holds at least two elements (one is written bare, none as zeros).
             matches!(m.types.get(*ty), Type::Struct(s) if s.packed && s.name.is_none())
+                && elems.len() >= 2
                 && elems.iter().all(|&e| simple(e))
         }
         _ => simple(init),
@@ -279,11 +281,14 @@ impl Pass for FlattenGlobals {
                 if !uses.is_empty() {
                     let mut map = HashMap::new();
                     for (c, t) in uses {
-                        let cast = out.emit(m, inst(InstKind::Cast { op: CastOp::Bitcast, val: Value::Const(c) }, t));
+                        // A phi cannot have an instruction before it: it gets a constant cast.
+                        let cast = if let InstKind::Phi { .. } = kind {
+                            let e = Const::Expr { ty: t, op: ExprOp::Cast(CastOp::Bitcast), operands: vec![c] };
+                            Value::Const(m.consts.intern(e))
+                        } else {
+                            out.emit(m, inst(InstKind::Cast { op: CastOp::Bitcast, val: Value::Const(c) }, t))
+                        };
                         map.insert(Value::Const(c), cast);
-                    }
-                    if let InstKind::Phi { .. } = kind {
-                        return Err(crate::util::error(m, NAME, f, id, "a phi of a global whose type changes"));
                     }
                     kind.map_values(|v| map.get(&v).copied().unwrap_or(v));
                     m.functions[f.0 as usize].inst_mut(id).kind = kind;

@@ -333,9 +333,13 @@ fn promote(m: &mut Module, f: FuncId, old_params: &[TypeId]) -> Result<(), PassE
                 }
                 kind.map_values(|v| map.get(&v).copied().unwrap_or(v));
                 if let InstKind::Call { callee, fn_ty, .. } = &mut kind {
+                    // Intrinsics keep their declared type; any other call's own type is
+                    // promoted, which matches its callee's unless the two already differed.
                     *fn_ty = match m.as_function(*callee) {
-                        Some(c) => m.functions[c.0 as usize].ty,
-                        None => promote_type(m, *fn_ty),
+                        Some(c) if m.functions[c.0 as usize].props.name.starts_with("llvm.") => {
+                            m.functions[c.0 as usize].ty
+                        }
+                        _ => promote_type(m, *fn_ty),
                     };
                 }
                 let (ret, _, _) = match &kind {

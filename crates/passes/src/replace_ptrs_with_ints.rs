@@ -5,7 +5,7 @@
 
 use crate::util::{error, inst, ptr_to};
 use crate::{Pass, PassError};
-use pnacl_llvm::ir::{BlockId, CastOp, Const, FuncId, InstId, InstKind, Module, Type, TypeId, Value};
+use pnacl_llvm::ir::{BlockId, CastOp, Const, ExprOp, FuncId, InstId, InstKind, Module, Type, TypeId, Value};
 use std::collections::HashMap;
 
 /// The pass.
@@ -111,6 +111,10 @@ impl<'a> Rewriter<'a> {
         match v {
             Value::Const(c) => match self.m.consts.get(c) {
                 Const::Global(_) | Const::Function(_) => Some(v),
+                // FlattenGlobals retypes a global used by a phi with a constant cast.
+                Const::Expr { op: ExprOp::Cast(CastOp::Bitcast), operands, .. } if operands.len() == 1 => {
+                    self.inherent_base(Value::Const(operands[0]))
+                }
                 _ => None,
             },
             Value::Inst(i) => match &self.func().inst(i).kind {
@@ -285,8 +289,11 @@ impl<'a> Rewriter<'a> {
                             };
                         }
                     }
-                    Some(c) => {
-                        *fn_ty = self.m.functions[c.0 as usize].ty;
+                    // The call's own type is converted, not taken from the callee: a call
+                    // whose type differs from its callee's (`main` called with arguments
+                    // it does not declare) must stay such a call.
+                    Some(_) => {
+                        *fn_ty = convert_type(self.m, *fn_ty, self.i32t);
                         for a in args.iter_mut() {
                             *a = self.int(*a, out)?;
                         }

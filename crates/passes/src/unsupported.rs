@@ -105,24 +105,3 @@ impl Pass for StripDanglingDISubprograms {
         Ok(())
     }
 }
-
-/// `nacl-expand-ints`: integers wider than 64 bits are refused.
-pub struct ExpandLargeIntegers;
-
-impl Pass for ExpandLargeIntegers {
-    fn name(&self) -> &'static str {
-        "nacl-expand-ints"
-    }
-
-    fn run(&self, m: &mut Module) -> Result<(), PassError> {
-        for f in crate::util::defined(m) {
-            let func = &m.functions[f.0 as usize];
-            if let Some((_, id)) =
-                func.layout().find(|&(_, id)| m.types.get(func.inst(id).ty).int_width().is_some_and(|w| w > 64))
-            {
-                return Err(error(m, self.name(), f, id, "integers wider than 64 bits are not supported"));
-            }
-        }
-        Ok(())
-    }
-}

@@ -212,7 +212,13 @@ impl Builder<'_> {
                 _ => self.const_ids[&c],
             },
             Value::Arg(i) => self.m.functions.len() as u32 + self.m.globals.len() as u32 + i,
-            Value::Inst(i) => *self.ids.get(&i).ok_or_else(|| Refusal::new("uses a value that defines nothing"))?,
+            Value::Inst(i) => *self.ids.get(&i).ok_or_else(|| {
+                let used = self.f.inst(i);
+                Refusal::new(format!(
+                    "uses the result of a `{}` that is not in the function or defines nothing",
+                    used.kind.opcode_name()
+                ))
+            })?,
             Value::InlineAsm(_) => return Err(Refusal::new("NaCl Illegal inline assembly")),
             Value::Metadata => return Err(Refusal::new("metadata operands have no encoding in PNaCl bitcode")),
         })

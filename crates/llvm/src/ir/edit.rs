@@ -107,8 +107,37 @@ impl super::Function {
         if map.is_empty() {
             return;
         }
-        for inst in &mut self.insts {
-            inst.kind.map_values(|v| map.get(&v).copied().unwrap_or(v));
+        // Replacements chain (a value replaced by one that is itself replaced): follow each
+        // to its end, bounded so that a cycle cannot hang.
+        let resolved: std::collections::HashMap<super::Value, super::Value> = map
+            .iter()
+            .map(|(&k, &v)| {
+                let mut end = v;
+                for _ in 0..map.len() {
+                    match map.get(&end) {
+                        Some(&next) if next != end && next != k => end = next,
+                        _ => break,
+                    }
+                }
+                (k, end)
+            })
+            .collect();
+        let map = &resolved;
+        // An instruction that replaces a value is usually built from that value (a cast of
+        // it): that one use stays, or the instruction would read itself.
+        let mut replaces: std::collections::HashMap<super::InstId, Vec<super::Value>> = Default::default();
+        for (k, v) in map {
+            if let super::Value::Inst(i) = v {
+                replaces.entry(*i).or_default().push(*k);
+            }
+        }
+        for (id, inst) in self.insts.iter_mut().enumerate() {
+            let own = replaces.get(&super::InstId(id as u32));
+            inst.kind.map_values(|v| match map.get(&v) {
+                Some(_) if own.is_some_and(|o| o.contains(&v)) => v,
+                Some(&r) => r,
+                None => v,
+            });
         }
     }
 

@@ -455,7 +455,14 @@ impl Printer<'_> {
                 out.push_str(", ");
                 quoted(out, asm.constraints.as_bytes());
             }
-            other => out.push_str(locals.value(other).unwrap_or("undef")),
+            // A value outside the function (a bug of whoever built it) is printed so that
+            // llvm-as refuses it, never as something valid.
+            other => match locals.value(other) {
+                Some(name) => out.push_str(name),
+                None => {
+                    let _ = write!(out, "%<missing {other:?}>");
+                }
+            },
         }
     }
 }

@@ -58,14 +58,15 @@ pub(super) fn read_groups(
                             };
                             attrs.push(Attr::Str(String::from_utf8_lossy(&key).into_owned(), value));
                         }
+                        // A type attribute: 5 without its type, 6 with it (LLVM's writer).
                         5 => {
+                            attrs.push(Attr::Type(r.op32(i + 1)?, None));
+                            i += 2;
+                        }
+                        6 => {
                             let t = types.get(r.op(i + 2)? as usize).copied();
                             attrs.push(Attr::Type(r.op32(i + 1)?, t));
                             i += 3;
-                        }
-                        6 => {
-                            attrs.push(Attr::Type(r.op32(i + 1)?, None));
-                            i += 2;
                         }
                         _ => break,
                     }

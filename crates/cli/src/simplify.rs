@@ -1,0 +1,141 @@
+//! `pnacl simplify`: link LLVM bitcode files, run PNaCl's ABI simplification passes
+//! (`pnacl-abi-simplify-preopt`, the dead-code cleanup, `-postopt`), then finalize: strip,
+//! freeze and check. It never writes a pexe that fails `pnacl check`.
+
+use crate::output::{self, Content};
+use crate::report::{self, Diagnostic, Failure};
+use crate::{producer, status};
+use pnacl_convert::freeze::FreezeOptions;
+use pnacl_llvm::Module;
+use pnacl_llvm::print::{PrintOptions, print};
+use pnacl_passes::{Pass, pipeline};
+use std::path::PathBuf;
+
+/// Arguments of `pnacl simplify`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:\n  pnacl simplify prog.bc libc.bc -o prog.pexe\n  \
+                        pnacl simplify prog.bc --emit-llvm -o prog.ll\n  \
+                        pnacl simplify prog.bc --passes expand-varargs,expand-gep --emit-llvm -o -\n  \
+                        pnacl simplify prog.bc --print-after expand-struct-regs -o prog.pexe")]
+pub struct Args {
+    /// LLVM bitcode files (clang's `-emit-llvm -c` output), linked into one module (`-`
+    /// for standard input).
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// The pexe (or, with --emit-llvm, the LLVM IR text) to write; `-` for standard output.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Write the simplified module as LLVM IR text (opaque pointers) instead of a pexe.
+    #[arg(long)]
+    pub emit_llvm: bool,
+    /// Print the module as LLVM IR on standard error after the named pass (repeatable).
+    #[arg(long, value_name = "PASS")]
+    pub print_after: Vec<String>,
+    /// Run only these passes, comma-separated, in order, instead of the whole pipeline
+    /// (no linking-time internalization unless listed; the result is still finalized).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub passes: Option<Vec<String>>,
+    /// Write the pexe even if it breaks the PNaCl ABI.
+    #[arg(long)]
+    pub no_verify: bool,
+}
+
+/// Runs the command; returns the process exit status.
+pub fn run(args: &Args) -> i32 {
+    report::finish("simplify", simplify(args))
+}
+
+fn simplify(args: &Args) -> Result<i32, Failure> {
+    let usage = |message: String| Failure::new(Diagnostic::error(None, message)).with_status(status::USAGE);
+    let passes: Vec<&dyn Pass> = match &args.passes {
+        Some(names) => pipeline::by_names(names.iter().map(String::as_str))
+            .map_err(|n| usage(format!("unknown pass `{n}` (known: {})", known_passes())))?,
+        None => pipeline::simplify_passes(),
+    };
+    for p in &args.print_after {
+        if pnacl_passes::lookup(p).is_none() {
+            return Err(usage(format!("--print-after: unknown pass `{p}` (known: {})", known_passes())));
+        }
+    }
+    let content = if args.emit_llvm { Content::Text } else { Content::Binary };
+    output::check_target(&args.output, content)?;
+    let mut m = link_inputs(&args.inputs)?;
+    let module_name = output::input_name(&args.inputs[0]);
+    run_passes(&mut m, &passes, &args.print_after).map_err(|e| Failure::input(&module_name, e))?;
+    if args.emit_llvm {
+        let text = print(&m, &PrintOptions { opaque_pointers: true });
+        output::write(&args.output, Content::Text, text.as_bytes())?;
+        return Ok(status::SUCCESS);
+    }
+    let bytes = finalize("simplify", &mut m, &module_name, args.no_verify)?;
+    output::write(&args.output, Content::Binary, &bytes)?;
+    Ok(status::SUCCESS)
+}
+
+/// Reads and links `inputs` (in order: the first defines the module's identity).
+pub fn link_inputs(inputs: &[PathBuf]) -> Result<Module, Failure> {
+    let modules = inputs.iter().map(|p| producer::read_llvm(p)).collect::<Result<Vec<_>, _>>()?;
+    link(modules)
+}
+
+/// Links `modules` into one.
+pub fn link(modules: Vec<Module>) -> Result<Module, Failure> {
+    pnacl_passes::link::link(modules).map_err(|e| Failure::new(Diagnostic::error(None, format!("link: {e}"))))
+}
+
+/// Runs `passes`, printing the module on stderr after each pass named in `print_after`.
+pub fn run_passes(m: &mut Module, passes: &[&dyn Pass], print_after: &[String]) -> Result<(), String> {
+    pipeline::run(m, passes, |name, m| {
+        if print_after.iter().any(|p| p == name) {
+            eprintln!("; *** module after {name} ***");
+            eprint!("{}", print(m, &PrintOptions { opaque_pointers: true }));
+        }
+    })
+    .map_err(|e| e.to_string())
+}
+
+/// Strips, freezes and (unless `no_verify`) checks the simplified module made from `name`,
+/// for `command`; a pexe that would break the ABI fails with
+/// [`crate::status::VIOLATIONS`], each violation reported.
+pub fn finalize(command: &str, m: &mut Module, name: &str, no_verify: bool) -> Result<Vec<u8>, Failure> {
+    if !no_verify {
+        pnacl_convert::freeze::respell_intrinsics(m);
+        refuse_foreign_intrinsics(m).map_err(|e| Failure::input(name, e))?;
+    }
+    // Stripping removes the names a refusal would be reported with: keep them for that.
+    let named = m.clone();
+    pnacl_passes::strip::strip(m);
+    let options = FreezeOptions::default();
+    let bytes = producer::freeze_bytes(m, None, &options).map_err(|e| {
+        let mut named = named;
+        let named_error = producer::freeze_bytes(&mut named, None, &options).err();
+        Failure::input(name, named_error.unwrap_or(e))
+    })?;
+    if !no_verify {
+        producer::check_bytes(command, &bytes, name)?;
+    }
+    Ok(bytes)
+}
+
+fn known_passes() -> String {
+    pnacl_passes::all().iter().map(|p| p.name()).collect::<Vec<_>>().join(", ")
+}
+
+/// Refuses a call to an LLVM intrinsic that PNaCl does not have (the passes expand every
+/// one they know; what is left would only fail `pnacl check` later, without the caller).
+fn refuse_foreign_intrinsics(m: &Module) -> Result<(), String> {
+    for caller in &m.functions {
+        for (_, id) in caller.layout() {
+            let pnacl_llvm::ir::InstKind::Call { callee, .. } = &caller.inst(id).kind else { continue };
+            let Some(f) = m.as_function(*callee) else { continue };
+            let name = &m.functions[f.0 as usize].props.name;
+            if name.starts_with("llvm.") && pnacl_bitcode::abi::intrinsic(name.as_bytes()).is_none() {
+                return Err(format!(
+                    "function @{}: call to @{name}: this intrinsic is not part of PNaCl and no pass expands it",
+                    caller.props.name
+                ));
+            }
+        }
+    }
+    Ok(())
+}
