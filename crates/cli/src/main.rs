@@ -4,6 +4,15 @@
 //! output, atomic output files, no binary output on a terminal), [`report`] (one format
 //! for diagnostics, `--json`, `--color`), [`status`] (exit statuses) and [`signals`]
 //! (quiet end on a closed pipe, no temporary file left on Ctrl-C).
+//!
+//! A subcommand is one file: its `Args` (clap; `after_help` ends with `Examples:`), and
+//! `pub fn run(args: &Args) -> i32 { report::finish("NAME", body(args)) }`, whose body
+//! returns `Result<i32, Failure>`: it reads with [`output::read`] (`-` is standard input),
+//! calls [`output::check_target`] before costly work when it writes binary output, writes
+//! with [`output::write`] or [`output::write_with`], fails with [`report::Failure::input`],
+//! [`report::Diagnostic::read`], [`report::Diagnostic::text`] and friends (with
+//! `.with_status(status::...)` when the status is not [`status::BAD_INPUT`]), and reports
+//! warnings with `report::emit("NAME", &diagnostic.warning())`.
 
 mod analyze;
 mod asm;
@@ -43,7 +52,8 @@ Exit statuses:
   0    success
   1    bad input: unreadable, malformed or not assembling; or an output that cannot be written
   2    usage error
-  3    check violations: the input breaks the PNaCl ABI (check, finalize, compile)
+  3    check violations: the input breaks the PNaCl ABI (check; finalize, simplify, cc and
+       compile refuse such a pexe)
   4    internal error (pnacl's output does not read back)
   141  standard output is a closed pipe (the process ends by SIGPIPE, quietly)
   run: the guest's own status; 125 the pexe cannot be loaded; 126 unsupported (a browser

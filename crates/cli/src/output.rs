@@ -52,7 +52,7 @@ pub enum Content {
 }
 
 /// Refuses binary output to standard output when it is a terminal. Called before the work,
-/// so that nothing is computed for nothing; [`write`] checks again.
+/// so that nothing is computed for nothing; [`write()`] checks again.
 pub fn check_target(path: &Path, content: Content) -> Result<(), Failure> {
     if content == Content::Binary && is_stdio(path) && std::io::stdout().is_terminal() {
         return Err(Failure::new(Diagnostic::error(

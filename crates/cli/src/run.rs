@@ -27,7 +27,7 @@ use std::time::Instant;
                         pnacl asm examples/factorial.pnaclasm -o - | pnacl run - a b c; echo $?")]
 pub struct Args {
     /// The pexe (or PNaClAsm text, assembled first; or an image from `pnacl compile`), then
-    /// the guest's arguments: everything after FILE goes to the guest, whose argv[0] is FILE
+    /// the guest's arguments: everything after FILE goes to the guest, whose `argv[0]` is FILE
     /// as given.
     #[arg(value_name = "FILE [ARGS]", required = true, num_args = 1.., trailing_var_arg = true)]
     pub file_and_args: Vec<OsString>,
@@ -65,7 +65,7 @@ impl Args {
         Path::new(&self.file_and_args[0])
     }
 
-    /// The guest's arguments after argv[0]: what follows FILE, less a `--` right after it.
+    /// The guest's arguments after `argv[0]`: what follows FILE, less a `--` right after it.
     pub fn guest_args(&self) -> &[OsString] {
         let rest = &self.file_and_args[1..];
         match rest.first() {

@@ -10,8 +10,8 @@ pub const SUCCESS: i32 = 0;
 pub const BAD_INPUT: i32 = 1;
 /// Usage error: the command line is wrong (clap's own status for its errors).
 pub const USAGE: i32 = 2;
-/// Check violations: the input reads, but breaks the PNaCl ABI (`check`, and `finalize` and
-/// `compile`, which refuse to write such a pexe).
+/// Check violations: the input reads, but breaks the PNaCl ABI (`check`; `finalize`,
+/// `simplify`, `cc` and `compile` refuse to write such a pexe).
 pub const VIOLATIONS: i32 = 3;
 /// Internal error: pnacl's own output does not read back as it should (a bug in pnacl).
 pub const INTERNAL: i32 = 4;

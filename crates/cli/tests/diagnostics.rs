@@ -21,7 +21,7 @@ fn text(bytes: &[u8]) -> String {
 }
 
 /// Every subcommand that reads a file: its arguments with `IN` for the input.
-const READERS: [&[&str]; 11] = [
+const READERS: [&[&str]; 12] = [
     &["analyze", "IN"],
     &["asm", "IN", "-o", "out"],
     &["check", "IN"],
@@ -32,6 +32,7 @@ const READERS: [&[&str]; 11] = [
     &["freeze", "IN", "-o", "out"],
     &["rewrite", "IN", "-o", "out"],
     &["run", "IN"],
+    &["simplify", "IN", "-o", "out"],
     &["thaw", "IN", "-o", "out"],
 ];
 

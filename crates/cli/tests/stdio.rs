@@ -58,6 +58,7 @@ fn writers(dir: &Path) -> Vec<Writer> {
         Writer { args: &["finalize", "IN", "-o", "OUT"], input: llvm.join("part2_unstripped.bc") },
         Writer { args: &["freeze", "IN", "-o", "OUT"], input: llvm.join("Main.bc") },
         Writer { args: &["rewrite", "--abbrevs", "none", "IN", "-o", "OUT"], input: pexe.clone() },
+        Writer { args: &["simplify", "IN", "-o", "OUT"], input: llvm.join("part2_unstripped.bc") },
         Writer { args: &["thaw", "IN", "-o", "OUT"], input: pexe },
     ]
 }
@@ -169,9 +170,13 @@ fn a_closed_pipe_ends_every_subcommand_quietly() {
     cases.push(vec!["check".into(), "--json".into(), pexe.into()]);
     cases.push(os(&["cache", "info"]));
     cases.push(vec!["run".into(), example("hello_world.pnaclasm").into()]);
+    pnacl_testutil::llvm_tool("clang", 14);
+    let c = dir.path().join("three.c");
+    std::fs::write(&c, "int main(void) { return 3; }\n").unwrap();
+    cases.push(vec!["cc".into(), c.into(), "-o".into(), "-".into()]);
     let mut subcommands: Vec<&str> = cases.iter().map(|c| c[0].to_str().unwrap()).collect();
     subcommands.sort();
-    assert_eq!(subcommands.len(), 12, "every subcommand that writes to standard output: {subcommands:?}");
+    assert_eq!(subcommands.len(), 14, "every subcommand that writes to standard output: {subcommands:?}");
     for args in &cases {
         let (reader, writer) = std::io::pipe().unwrap();
         drop(reader);
