@@ -121,14 +121,21 @@ fn known_passes() -> String {
     pnacl_passes::all().iter().map(|p| p.name()).collect::<Vec<_>>().join(", ")
 }
 
-/// Refuses a call to an LLVM intrinsic that PNaCl does not have (the passes expand every
-/// one they know; what is left would only fail `pnacl check` later, without the caller).
+/// Refuses a call to a function nothing defines, or to an LLVM intrinsic that PNaCl does
+/// not have (the passes expand every one they know): `pnacl check` would refuse both later,
+/// without naming the caller.
 fn refuse_foreign_intrinsics(m: &Module) -> Result<(), String> {
     for caller in &m.functions {
         for (_, id) in caller.layout() {
             let pnacl_llvm::ir::InstKind::Call { callee, .. } = &caller.inst(id).kind else { continue };
             let Some(f) = m.as_function(*callee) else { continue };
             let name = &m.functions[f.0 as usize].props.name;
+            if !name.starts_with("llvm.") && m.functions[f.0 as usize].is_declaration() {
+                return Err(format!(
+                    "function @{}: calls @{name}, which no input defines (and pnacl's C library does not have it)",
+                    caller.props.name
+                ));
+            }
             if name.starts_with("llvm.") && pnacl_bitcode::abi::intrinsic(name.as_bytes()).is_none() {
                 return Err(format!(
                     "function @{}: call to @{name}: this intrinsic is not part of PNaCl and no pass expands it",

@@ -29,11 +29,14 @@ fn cc(src: &Path, opt: &str, extra: &[&str], out: &Path) {
     assert!(o.status.success(), "pnacl cc {opt} {} failed:\n{}", src.display(), String::from_utf8_lossy(&o.stderr));
 }
 
-/// gcc -O1 natively; returns the executable.
+/// gcc -O1 natively for the 32-bit x86 ABI, whose C types have le32's sizes (ILP32) and,
+/// with `-malign-double`, its 8-byte alignment of 64-bit values: csmith's programs compute
+/// with `long` and `UL` constants, whose results an LP64 build does not share. Returns the
+/// executable.
 fn native(src: &Path, extra: &[&str], dir: &Path) -> PathBuf {
     let exe = dir.join("native");
     let o = Command::new("gcc")
-        .args(["-O1", "-w"])
+        .args(["-m32", "-malign-double", "-O1", "-w"])
         .args(extra)
         .arg(src)
         .arg("-o")
@@ -41,7 +44,12 @@ fn native(src: &Path, extra: &[&str], dir: &Path) -> PathBuf {
         .arg("-lm")
         .output()
         .expect("run gcc");
-    assert!(o.status.success(), "gcc {}: {}", src.display(), String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "gcc -m32 {}: {} (32-bit builds need Debian's gcc-multilib)",
+        src.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
     exe
 }
 

@@ -51,17 +51,12 @@ const REMOVED_BY_PASSES: &[(&str, &str)] = &[
     ("llvm.lifetime.end.p0i8", "ReplacePtrsWithInts"),
     ("llvm.umul.with.overflow.i32", "ExpandArithWithOverflow"),
     ("llvm.umul.with.overflow.i64", "ExpandArithWithOverflow"),
-];
-
-/// Intrinsics of LLVM after 3.7 that clang-14's optimiser creates from plain C and that
-/// no pass of the PNaCl pipeline (freeze-facts §6) handles: `pnacl simplify` needs a pass
-/// that expands them (select/compare/shift sequences) before the library links. Known
-/// failures, listed by name: the test fails when the list changes either way.
-const NEEDS_NEW_EXPANSION: &[(&str, &str)] = &[
-    ("llvm.abs.i32", "abs(): instcombine turns x < 0 ? -x : x into llvm.abs"),
-    ("llvm.abs.i64", "llabs() and printf's magnitude of a negative long long"),
-    ("llvm.smax.i32", "strtod's exponent clamping"),
-    ("llvm.usub.sat.i32", "printf's padding: width > len ? width - len : 0"),
+    // Intrinsics newer than LLVM 3.7 that clang-14's optimiser makes from plain C:
+    // pnacl's own pass expands them into compares and selects.
+    ("llvm.abs.i32", "nacl-expand-modern-intrinsics (abs())"),
+    ("llvm.abs.i64", "nacl-expand-modern-intrinsics (llabs(), printf's magnitudes)"),
+    ("llvm.smax.i32", "nacl-expand-modern-intrinsics (strtod's exponent clamping)"),
+    ("llvm.usub.sat.i32", "nacl-expand-modern-intrinsics (printf's padding)"),
 ];
 
 /// True when an IR line mentions a vector type `<N x T>`.
@@ -92,14 +87,9 @@ fn only_pnacl_intrinsics_or_ones_the_passes_remove() {
     }
     println!("intrinsics used by the library: {used:?}");
     let removed: BTreeSet<&str> = REMOVED_BY_PASSES.iter().map(|(n, _)| *n).collect();
-    let known: BTreeSet<&str> = NEEDS_NEW_EXPANSION.iter().map(|(n, _)| *n).collect();
-    let unexpected: Vec<&String> = used
-        .iter()
-        .filter(|n| !allowed.contains(*n) && !removed.contains(n.as_str()) && !known.contains(n.as_str()))
-        .collect();
+    let unexpected: Vec<&String> =
+        used.iter().filter(|n| !allowed.contains(*n) && !removed.contains(n.as_str())).collect();
     assert!(unexpected.is_empty(), "intrinsics neither allowed nor handled: {unexpected:?}");
-    let needing: BTreeSet<&str> = used.iter().map(String::as_str).filter(|n| known.contains(n)).collect();
-    assert_eq!(needing, known, "the list of intrinsics needing a new expansion pass changed");
 }
 
 /// Linked together, the library needs only main and the TLS template symbols ExpandTls
