@@ -160,11 +160,12 @@ fn expand(m: &mut Module, f: FuncId) -> Result<(), PassError> {
                 let mut vals = Vec::new();
                 for (k, lt) in limbs.into_iter().enumerate() {
                     let p = limb_ptr(m, out, base, k, lt, i32t);
-                    let align = if k == 0 { (*align).min(8) } else { (*align).min(8).max(1) };
+                    // Limbs lie 8 bytes apart: none is more aligned than 8.
+                    let align = (*align).clamp(1, 8);
                     let l = out.emit(
                         m,
                         inst(
-                            InstKind::Load { ptr: p, align: align.max(1), volatile: *volatile, ordering: *ordering },
+                            InstKind::Load { ptr: p, align, volatile: *volatile, ordering: *ordering },
                             lt,
                         ),
                     );
