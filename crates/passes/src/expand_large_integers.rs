@@ -162,13 +162,8 @@ fn expand(m: &mut Module, f: FuncId) -> Result<(), PassError> {
                     let p = limb_ptr(m, out, base, k, lt, i32t);
                     // Limbs lie 8 bytes apart: none is more aligned than 8.
                     let align = (*align).clamp(1, 8);
-                    let l = out.emit(
-                        m,
-                        inst(
-                            InstKind::Load { ptr: p, align, volatile: *volatile, ordering: *ordering },
-                            lt,
-                        ),
-                    );
+                    let l = out
+                        .emit(m, inst(InstKind::Load { ptr: p, align, volatile: *volatile, ordering: *ordering }, lt));
                     vals.push(out.cast(m, CastOp::ZExt, l, i64t));
                 }
                 st.split.insert(Value::Inst(id), vals);
