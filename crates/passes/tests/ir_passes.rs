@@ -30,6 +30,9 @@ fn check(case: &Case) -> Result<(), String> {
     }
     result.map_err(|e| format!("the passes refused: {e}"))?;
     let out = common::print_typed(&m);
+    if let Some(dir) = std::env::var_os("PNACL_IR_DUMP") {
+        std::fs::write(std::path::Path::new(&dir).join(&case.name), &out).expect("writable dump directory");
+    }
     let dump = || format!("\n--- output ---\n{out}");
     common::filecheck(&case.path, &out).map_err(|e| format!("{e}{}", dump()))?;
     common::verify(&out).map_err(|e| format!("the output is not valid IR: {e}{}", dump()))
