@@ -227,14 +227,15 @@ pub(crate) fn copy_bytes(
     let i32t = m.types.int(32);
     let i1t = m.types.int(1);
     let void = m.types.void();
-    let fn_ty = m.types.function(void, vec![i8p, i8p, i32t, i32t, i1t], false);
+    // Today's signature, as the rest of the module has it (no alignment argument: a
+    // missing `align` is 1); freeze spells it back as PNaCl's.
+    let fn_ty = m.types.function(void, vec![i8p, i8p, i32t, i1t], false);
     let memcpy = crate::util::declare(m, "llvm.memcpy.p0i8.p0i8.i32", fn_ty);
     let callee = crate::util::func_value(m, memcpy);
     let d = out.to_ptr(m, dst, i8p);
     let s = out.to_ptr(m, src, i8p);
     let len = i32_const(m, size);
-    let align = i32_const(m, 1);
     let f = Value::Const(m.consts.int(i1t, 1, 0));
-    let c = crate::util::call(m, memcpy, vec![d, s, len, align, f], callee);
+    let c = crate::util::call(m, memcpy, vec![d, s, len, f], callee);
     out.emit(m, c);
 }
