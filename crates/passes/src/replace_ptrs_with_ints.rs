@@ -5,7 +5,9 @@
 
 use crate::util::{error, inst, ptr_to};
 use crate::{Pass, PassError};
-use pnacl_llvm::ir::{BlockId, CastOp, Const, FuncId, InstId, InstKind, Module, Type, TypeId, Value};
+use pnacl_llvm::ir::{
+    Attr, Attrs, BlockId, CastOp, Const, FuncId, InstId, InstKind, Module, Type, TypeId, Value, attr_kind,
+};
 use std::collections::HashMap;
 
 /// The pass.
@@ -55,7 +57,48 @@ impl Pass for ReplacePtrsWithInts {
         for f in crate::util::defined(m) {
             Rewriter::new(m, f, &old_types, i32t).run()?;
         }
+        drop_pointer_attrs(m);
         Ok(())
+    }
+}
+
+/// Attribute kinds (bitcode codes) LLVM allows only on pointers: align, byval, nest, noalias,
+/// nocapture, readnone, readonly, sret, inalloca, nonnull, dereferenceable(_or_null),
+/// swifterror, writeonly, nofree, preallocated, byref, elementtype.
+const POINTER_ONLY: [u32; 17] = [1, 3, 8, 9, 11, 20, 21, 29, 38, 39, 41, 42, 47, 52, 62, 65, 69];
+
+/// Removes pointer-only attributes from the parameters and results that became `i32`, on
+/// functions and on calls (left there, they make the IR invalid).
+fn drop_pointer_attrs(m: &mut Module) {
+    let keep = |m: &Module, t: TypeId, attrs: &mut Vec<Attr>| {
+        if !m.types.get(t).is_pointer() {
+            attrs.retain(|a| a.kind().is_none_or(|k| !POINTER_ONLY.contains(&k) && k != attr_kind::ELEMENT_TYPE));
+        }
+    };
+    let clean = |m: &Module, fn_ty: TypeId, attrs: &mut Attrs| {
+        let Some((ret, params, _)) = m.types.as_function(fn_ty) else { return };
+        keep(m, ret, &mut attrs.ret);
+        for (k, a) in attrs.params.iter_mut().enumerate() {
+            if let Some(&t) = params.get(k) {
+                keep(m, t, a);
+            }
+        }
+    };
+    for fi in 0..m.functions.len() {
+        let mut attrs = std::mem::take(&mut m.functions[fi].attrs);
+        clean(m, m.functions[fi].ty, &mut attrs);
+        m.functions[fi].attrs = attrs;
+        for ii in 0..m.functions[fi].insts.len() {
+            if let InstKind::Call { fn_ty, attrs, .. } | InstKind::Invoke { fn_ty, attrs, .. } =
+                &mut m.functions[fi].insts[ii].kind
+            {
+                let (fn_ty, mut a) = (*fn_ty, std::mem::take(&mut **attrs));
+                clean(m, fn_ty, &mut a);
+                if let InstKind::Call { attrs, .. } | InstKind::Invoke { attrs, .. } = &mut m.functions[fi].insts[ii].kind {
+                    **attrs = a;
+                }
+            }
+        }
     }
 }
 
