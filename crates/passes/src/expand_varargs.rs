@@ -22,6 +22,7 @@ impl Pass for ExpandVarArgs {
     fn run(&self, m: &mut Module) -> Result<(), PassError> {
         let i8t = m.types.int(8);
         let i8p = ptr_to(m, i8t);
+        let old: Vec<TypeId> = m.functions.iter().map(|f| f.ty).collect();
         // New signatures: the variable part becomes a trailing `i8*`.
         for i in 0..m.functions.len() {
             let f = &m.functions[i];
@@ -39,6 +40,7 @@ impl Pass for ExpandVarArgs {
         for f in crate::util::defined(m) {
             expand_body(m, f, i8p)?;
         }
+        crate::util::cast_retyped_function_uses(m, &old);
         Ok(())
     }
 }

@@ -75,8 +75,8 @@ fn drop_pointer_attrs(m: &mut Module) {
             attrs.retain(|a| a.kind().is_none_or(|k| !POINTER_ONLY.contains(&k) && k != attr_kind::ELEMENT_TYPE));
         }
     };
-    let clean = |m: &Module, fn_ty: TypeId, attrs: &mut Attrs| {
-        let Some((ret, params, _)) = m.types.as_function(fn_ty) else { return };
+    // `params`: the types of the parameters, or of a call's arguments (variadic ones too).
+    let clean = |m: &Module, ret: TypeId, params: &[TypeId], attrs: &mut Attrs| {
         keep(m, ret, &mut attrs.ret);
         for (k, a) in attrs.params.iter_mut().enumerate() {
             if let Some(&t) = params.get(k) {
@@ -85,18 +85,23 @@ fn drop_pointer_attrs(m: &mut Module) {
         }
     };
     for fi in 0..m.functions.len() {
-        let mut attrs = std::mem::take(&mut m.functions[fi].attrs);
-        clean(m, m.functions[fi].ty, &mut attrs);
-        m.functions[fi].attrs = attrs;
+        let f = FuncId(fi as u32);
+        if let Some((ret, params, _)) = m.types.as_function(m.functions[fi].ty) {
+            let params = params.to_vec();
+            let mut attrs = std::mem::take(&mut m.functions[fi].attrs);
+            clean(m, ret, &params, &mut attrs);
+            m.functions[fi].attrs = attrs;
+        }
         for ii in 0..m.functions[fi].insts.len() {
-            if let InstKind::Call { fn_ty, attrs, .. } | InstKind::Invoke { fn_ty, attrs, .. } =
-                &mut m.functions[fi].insts[ii].kind
-            {
-                let (fn_ty, mut a) = (*fn_ty, std::mem::take(&mut **attrs));
-                clean(m, fn_ty, &mut a);
-                if let InstKind::Call { attrs, .. } | InstKind::Invoke { attrs, .. } = &mut m.functions[fi].insts[ii].kind {
-                    **attrs = a;
-                }
+            let inst = &m.functions[fi].insts[ii];
+            let (InstKind::Call { args, attrs, .. } | InstKind::Invoke { args, attrs, .. }) = &inst.kind else {
+                continue;
+            };
+            let arg_types: Vec<TypeId> = args.iter().map(|&a| m.value_type(f, a).unwrap_or(inst.ty)).collect();
+            let mut a = (**attrs).clone();
+            clean(m, inst.ty, &arg_types, &mut a);
+            if let InstKind::Call { attrs, .. } | InstKind::Invoke { attrs, .. } = &mut m.functions[fi].insts[ii].kind {
+                **attrs = a;
             }
         }
     }
