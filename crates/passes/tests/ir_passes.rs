@@ -2,7 +2,9 @@
 //! and either FileCheck `CHECK` lines for the result, or `; ERROR: text` lines the refusal's
 //! message must contain. The input is assembled by llvm-as-14, read into pnacl's model, run
 //! through the passes and printed as typed-pointer IR, which must pass FileCheck and
-//! `opt-14 -passes=verify`. Every failure is reported by file name.
+//! `opt-14 -passes=verify`. A test that defines `i32 @main()` is also run with lli-14
+//! before and after the passes, which must give the same exit status and output. Every
+//! failure is reported by file name.
 
 mod common;
 
@@ -35,7 +37,16 @@ fn check(case: &Case) -> Result<(), String> {
     }
     let dump = || format!("\n--- output ---\n{out}");
     common::filecheck(&case.path, &out).map_err(|e| format!("{e}{}", dump()))?;
-    common::verify(&out).map_err(|e| format!("the output is not valid IR: {e}{}", dump()))
+    common::verify(&out).map_err(|e| format!("the output is not valid IR: {e}{}", dump()))?;
+    // A test with a `main` also runs, before and after the passes, with the same result.
+    if case.text.contains("define i32 @main(") {
+        let before = common::execute(&case.text).map_err(|e| format!("running the input: {e}"))?;
+        let after = common::execute(&out).map_err(|e| format!("running the output: {e}{}", dump()))?;
+        if before != after {
+            return Err(format!("main's result changed: {before:?} before the passes, {after:?} after{}", dump()));
+        }
+    }
+    Ok(())
 }
 
 #[test]

@@ -119,3 +119,24 @@ pub fn filecheck(check_file: &Path, output: &str) -> Result<(), String> {
     cmd.arg(check_file).arg("--dump-input=never");
     run_tool(cmd, output.as_bytes()).map(drop)
 }
+
+/// Runs `text`'s `@main` with lli-14 on the host (the `le32` triple and its 32-bit pointers
+/// have no JIT, so the target lines go: fine for the integer-only tests that run); its exit
+/// status and output.
+pub fn execute(text: &str) -> Result<(Option<i32>, Vec<u8>), String> {
+    use std::io::Write;
+    let text: String = text.lines().filter(|l| !l.starts_with("target ")).flat_map(|l| [l, "\n"]).collect();
+    let mut child = Command::new(llvm_tool("lli", 14))
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run lli-14: {e}"))?;
+    child.stdin.take().unwrap().write_all(text.as_bytes()).map_err(|e| format!("lli-14: {e}"))?;
+    let out = child.wait_with_output().map_err(|e| format!("lli-14: {e}"))?;
+    if !out.stderr.is_empty() {
+        return Err(format!("lli-14: {}", String::from_utf8_lossy(&out.stderr)));
+    }
+    Ok((out.status.code(), out.stdout))
+}
