@@ -1,7 +1,7 @@
-//! Editing a module: removing functions and globals, which renumbers the rest.
+//! Editing a module: removing functions, globals and aliases, which renumbers the rest.
 
 use super::constants::{Const, Consts};
-use super::module::{FuncId, GlobalId, GlobalRef, Module};
+use super::module::{AliasId, FuncId, GlobalId, GlobalRef, Module};
 
 impl Consts {
     /// Rewrites every constant with `f`, keeping ids (the uniquing map is rebuilt).
@@ -85,6 +85,44 @@ impl Module {
             GlobalRef::Global(g) => match map[g.0 as usize] {
                 Some(n) => {
                     *g = n;
+                    true
+                }
+                None => false,
+            },
+            _ => true,
+        });
+    }
+}
+
+impl Module {
+    /// Removes the aliases `keep` rejects, renumbering the others (see
+    /// [`Module::retain_functions`]).
+    pub fn retain_aliases(&mut self, mut keep: impl FnMut(AliasId, &super::Alias) -> bool) {
+        let mut map = Vec::with_capacity(self.aliases.len());
+        let mut next = 0u32;
+        let mut kept = Vec::with_capacity(self.aliases.len());
+        for (i, a) in std::mem::take(&mut self.aliases).into_iter().enumerate() {
+            if keep(AliasId(i as u32), &a) {
+                map.push(Some(AliasId(next)));
+                next += 1;
+                kept.push(a);
+            } else {
+                map.push(None);
+            }
+        }
+        self.aliases = kept;
+        let undef = self.types.opaque_pointer();
+        self.consts.rewrite(|c| match *c {
+            Const::Alias(a) => Some(match map[a.0 as usize] {
+                Some(n) => Const::Alias(n),
+                None => Const::Undef(undef),
+            }),
+            _ => None,
+        });
+        self.name_order.retain_mut(|r| match r {
+            GlobalRef::Alias(a) => match map[a.0 as usize] {
+                Some(n) => {
+                    *a = n;
                     true
                 }
                 None => false,
