@@ -14,11 +14,13 @@ use std::process::Command;
 
 /// Arguments of `pnacl cc`.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Every argument pnacl does not know is passed to clang (-O2, -DNAME, -I DIR, -std=c11, ...).\n\n\
+#[command(
+    after_help = "Every argument pnacl does not know is passed to clang (-O2, -DNAME, -I DIR, -std=c11, ...).\n\n\
                         Examples:\n  pnacl cc hello.c -o hello.pexe && pnacl run hello.pexe\n  \
                         pnacl cc -O2 -DN=100 main.c util.c -o prog.pexe\n  \
                         pnacl cc -O2 prog.c --emit-llvm -o prog.ll\n  \
-                        pnacl cc --clang /opt/llvm/bin/clang prog.c -o prog.pexe")]
+                        pnacl cc --clang /opt/llvm/bin/clang prog.c -o prog.pexe"
+)]
 pub struct Args {
     /// The pexe to write (`-` for standard output); with --emit-llvm, LLVM IR text.
     /// (May also come after the sources.)
@@ -186,8 +188,8 @@ fn archive_members(program: &[Module], members: &[Module]) -> Vec<usize> {
     let mut taken = Vec::new();
     loop {
         let missing: Vec<&String> = wanted.iter().filter(|s| !defined.contains(*s)).collect();
-        let next = (0..members.len())
-            .find(|k| !taken.contains(k) && missing.iter().any(|s| member_defs[*k].contains(*s)));
+        let next =
+            (0..members.len()).find(|k| !taken.contains(k) && missing.iter().any(|s| member_defs[*k].contains(*s)));
         let Some(k) = next else { break };
         taken.push(k);
         add_symbols(&members[k], &mut defined, &mut wanted);

@@ -31,11 +31,8 @@ pub struct Built {
 /// filled in a temporary directory renamed into place, so concurrent runs never see half
 /// a library.
 pub fn build(clang: &Path) -> Result<Built, String> {
-    let version = Command::new(clang)
-        .arg("--version")
-        .output()
-        .map_err(|e| format!("{}: {e}", clang.display()))?
-        .stdout;
+    let version =
+        Command::new(clang).arg("--version").output().map_err(|e| format!("{}: {e}", clang.display()))?.stdout;
     let mut hasher = blake3::Hasher::new();
     hasher.update(&version);
     hasher.update(FLAGS.as_bytes());

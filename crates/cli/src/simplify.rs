@@ -64,7 +64,8 @@ fn simplify(args: &Args) -> Result<(), String> {
     run_passes(&mut m, &passes, &args.print_after).map_err(|e| format!("{module_name}: {e}"))?;
     if args.emit_llvm {
         let text = print(&m, &PrintOptions { opaque_pointers: true });
-        return output::write_file(&args.output, text.as_bytes()).map_err(|e| format!("{}: {e}", args.output.display()));
+        return output::write_file(&args.output, text.as_bytes())
+            .map_err(|e| format!("{}: {e}", args.output.display()));
     }
     let bytes = finalize(&mut m, &module_name, args.no_verify)?;
     output::write_file(&args.output, &bytes).map_err(|e| format!("{}: {e}", args.output.display()))

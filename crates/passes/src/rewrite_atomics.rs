@@ -2,9 +2,9 @@
 //! `fence` become the `llvm.nacl.atomic.*` intrinsics, with sequentially consistent order
 //! (as PNaCl's own toolchain froze every order).
 
+use crate::remove_asm_memory::is_barrier;
 use crate::util::{call, declare, error, func_value, i32_const, inst, ptr_to, undef};
 use crate::{Pass, PassError};
-use crate::remove_asm_memory::is_barrier;
 use pnacl_llvm::ir::{CastOp, FuncId, InstId, InstKind, IntPred, Module, Ordering, RmwOp, Type, TypeId, Value};
 use std::collections::HashSet;
 

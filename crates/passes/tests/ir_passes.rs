@@ -62,7 +62,9 @@ fn ir_cases() {
         match (check(case), known.get(case.name.as_str())) {
             (Ok(()), None) => {}
             (Err(e), None) => failures.push(format!("FAIL {}: {e}", case.name)),
-            (Ok(()), Some(_)) => failures.push(format!("FAIL {}: passes now; remove it from KNOWN_FAILURES", case.name)),
+            (Ok(()), Some(_)) => {
+                failures.push(format!("FAIL {}: passes now; remove it from KNOWN_FAILURES", case.name))
+            }
             (Err(e), Some(why)) => eprintln!("known failure {} ({why}): {}", case.name, e.lines().next().unwrap_or("")),
         }
     }
