@@ -264,6 +264,18 @@ impl Pass for FlattenGlobals {
         if retyped.is_empty() || m.opaque_pointers {
             return Ok(());
         }
+        // Typed pointers: an alias of a retyped global names it through a cast.
+        let mut casts = HashMap::new();
+        for (&g, &old_ptr) in &retyped {
+            if let Some(c) = m.consts.find(&Const::Global(g)) {
+                let e =
+                    m.consts.intern(Const::Expr { ty: old_ptr, op: ExprOp::Cast(CastOp::Bitcast), operands: vec![c] });
+                casts.insert(c, e);
+            }
+        }
+        for a in 0..m.aliases.len() {
+            m.aliases[a].aliasee = crate::util::remap_const(m, m.aliases[a].aliasee, &mut casts);
+        }
         // Typed pointers: instructions that used a retyped global get a cast of it to its old
         // type right before them (the writer elides it).
         for f in crate::util::defined(m) {

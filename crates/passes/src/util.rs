@@ -268,7 +268,7 @@ pub fn cast_retyped_function_uses(m: &mut Module, old: &[TypeId]) {
 }
 
 /// Constant `c` with the replacements of `cache` made inside it (memoized in `cache`).
-fn remap_const(m: &mut Module, c: ConstId, cache: &mut HashMap<ConstId, ConstId>) -> ConstId {
+pub(crate) fn remap_const(m: &mut Module, c: ConstId, cache: &mut HashMap<ConstId, ConstId>) -> ConstId {
     if let Some(&r) = cache.get(&c) {
         return r;
     }
