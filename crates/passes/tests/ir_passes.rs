@@ -4,7 +4,8 @@
 //! through the passes and printed as typed-pointer IR, which must pass FileCheck and
 //! `opt-14 -passes=verify`. A test that defines `i32 @main()` is also run with lli-14
 //! before and after the passes, which must give the same exit status and output. Every
-//! failure is reported by file name.
+//! failure is reported by file name. `PNACL_IR_DUMP=DIR` writes each printed result to
+//! `DIR/<test>.ll`, for writing new tests.
 
 mod common;
 
