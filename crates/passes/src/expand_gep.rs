@@ -36,7 +36,12 @@ impl Pass for ExpandGetElementPtr {
                     out.keep(id);
                     return Ok(());
                 };
-                if matches!(m.types.get(i.ty), Type::Vector { .. }) {
+                // The reader types a vector GEP as a scalar pointer: look at the operands too.
+                let is_vector = |m: &Module, v| matches!(m.types.get(crate::util::ty(m, f, v)), Type::Vector { .. });
+                if matches!(m.types.get(i.ty), Type::Vector { .. })
+                    || is_vector(m, base)
+                    || indices.iter().any(|&x| is_vector(m, x))
+                {
                     return Err(error(m, "expand-getelementptr", f, id, "vector getelementptr is not supported"));
                 }
                 let mut acc = out.cast(m, CastOp::PtrToInt, base, i32t);

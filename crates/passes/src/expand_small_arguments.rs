@@ -119,6 +119,7 @@ impl Pass for ExpandSmallArguments {
                 Ok(())
             })?;
         }
+        crate::util::cast_retyped_function_uses(m, &old);
         Ok(())
     }
 }

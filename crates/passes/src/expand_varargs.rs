@@ -22,6 +22,7 @@ impl Pass for ExpandVarArgs {
     fn run(&self, m: &mut Module) -> Result<(), PassError> {
         let i8t = m.types.int(8);
         let i8p = ptr_to(m, i8t);
+        let old: Vec<TypeId> = m.functions.iter().map(|f| f.ty).collect();
         // New signatures: the variable part becomes a trailing `i8*`.
         for i in 0..m.functions.len() {
             let f = &m.functions[i];
@@ -39,6 +40,7 @@ impl Pass for ExpandVarArgs {
         for f in crate::util::defined(m) {
             expand_body(m, f, i8p)?;
         }
+        crate::util::cast_retyped_function_uses(m, &old);
         Ok(())
     }
 }
@@ -227,14 +229,15 @@ pub(crate) fn copy_bytes(
     let i32t = m.types.int(32);
     let i1t = m.types.int(1);
     let void = m.types.void();
-    let fn_ty = m.types.function(void, vec![i8p, i8p, i32t, i32t, i1t], false);
+    // Today's signature, as the rest of the module has it (no alignment argument: a
+    // missing `align` is 1); freeze spells it back as PNaCl's.
+    let fn_ty = m.types.function(void, vec![i8p, i8p, i32t, i1t], false);
     let memcpy = crate::util::declare(m, "llvm.memcpy.p0i8.p0i8.i32", fn_ty);
     let callee = crate::util::func_value(m, memcpy);
     let d = out.to_ptr(m, dst, i8p);
     let s = out.to_ptr(m, src, i8p);
     let len = i32_const(m, size);
-    let align = i32_const(m, 1);
     let f = Value::Const(m.consts.int(i1t, 1, 0));
-    let c = crate::util::call(m, memcpy, vec![d, s, len, align, f], callee);
+    let c = crate::util::call(m, memcpy, vec![d, s, len, f], callee);
     out.emit(m, c);
 }

@@ -239,7 +239,8 @@ impl Pass for FlattenGlobals {
         for gi in 0..m.globals.len() {
             let g = &m.globals[gi];
             let Some(init) = g.init else { continue };
-            if is_flat(m, init) {
+            // `llvm.used` and the like are lists for the tools, not data; they stay arrays.
+            if is_flat(m, init) || g.props.name.starts_with("llvm.") {
                 continue;
             }
             let old_ty = g.value_ty;
@@ -263,13 +264,31 @@ impl Pass for FlattenGlobals {
         if retyped.is_empty() || m.opaque_pointers {
             return Ok(());
         }
+        // Typed pointers: an alias of a retyped global names it through a cast.
+        let mut casts = HashMap::new();
+        for (&g, &old_ptr) in &retyped {
+            if let Some(c) = m.consts.find(&Const::Global(g)) {
+                let e =
+                    m.consts.intern(Const::Expr { ty: old_ptr, op: ExprOp::Cast(CastOp::Bitcast), operands: vec![c] });
+                casts.insert(c, e);
+            }
+        }
+        for a in 0..m.aliases.len() {
+            m.aliases[a].aliasee = crate::util::remap_const(m, m.aliases[a].aliasee, &mut casts);
+        }
         // Typed pointers: instructions that used a retyped global get a cast of it to its old
         // type right before them (the writer elides it).
         for f in crate::util::defined(m) {
             crate::util::rebuild(m, f, |m, id, out, _| {
                 let mut kind = m.functions[f.0 as usize].inst(id).kind.clone();
                 let mut uses = Vec::new();
+                let mut in_expr = false;
                 kind.for_each_value(|v| {
+                    if let Value::Const(c) = v
+                        && matches!(m.consts.get(c), Const::Expr { .. })
+                    {
+                        in_expr |= mentions(m, c, &retyped);
+                    }
                     if let Value::Const(c) = v
                         && let Const::Global(g) = m.consts.get(c)
                         && let Some(&t) = retyped.get(g)
@@ -278,6 +297,15 @@ impl Pass for FlattenGlobals {
                         uses.push((c, t));
                     }
                 });
+                if in_expr {
+                    return Err(crate::util::error(
+                        m,
+                        NAME,
+                        f,
+                        id,
+                        "a constant expression of a global whose type changes (expand-constant-expr runs first)",
+                    ));
+                }
                 if !uses.is_empty() {
                     let mut map = HashMap::new();
                     for (c, t) in uses {
@@ -298,5 +326,14 @@ impl Pass for FlattenGlobals {
             })?;
         }
         Ok(())
+    }
+}
+
+/// True if constant `c` is or contains (through constant expressions) a global of `retyped`.
+fn mentions(m: &Module, c: ConstId, retyped: &HashMap<GlobalId, TypeId>) -> bool {
+    match m.consts.get(c) {
+        Const::Global(g) => retyped.contains_key(g),
+        Const::Expr { operands, .. } => operands.iter().any(|&o| mentions(m, o, retyped)),
+        _ => false,
     }
 }

@@ -89,8 +89,9 @@ impl Pass for GlobalDce {
     }
 
     fn run(&self, m: &mut Module) -> Result<(), PassError> {
-        // Aliases are gone by now (resolve-aliases runs before): they stay as they are.
         let live = live(m);
+        // Dead aliases first: they may name the dead functions and globals.
+        m.retain_aliases(|id, _| live.contains(&GlobalRef::Alias(id)));
         m.retain_functions(|id, _| live.contains(&GlobalRef::Function(id)));
         m.retain_globals(|id, _| live.contains(&GlobalRef::Global(id)));
         Ok(())

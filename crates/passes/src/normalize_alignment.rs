@@ -3,7 +3,7 @@
 
 use crate::util::callee_name;
 use crate::{Pass, PassError};
-use pnacl_llvm::ir::{Const, InstKind, Module, Type, Value};
+use pnacl_llvm::ir::{Attr, Attrs, Const, InstKind, Module, Type, Value, attr_kind};
 
 /// The pass.
 pub struct NormalizeAlignment;
@@ -34,9 +34,7 @@ impl Pass for NormalizeAlignment {
             for ii in 0..n {
                 let id = pnacl_llvm::ir::InstId(ii as u32);
                 let f = &m.functions[fi];
-                let is_mem = callee_name(m, f, id).is_some_and(|c| {
-                    c.starts_with("llvm.memcpy.") || c.starts_with("llvm.memmove.") || c.starts_with("llvm.memset.")
-                });
+                let is_mem = callee_name(m, f, id).is_some_and(is_mem_intrinsic);
                 let inst = &f.insts[ii];
                 let new_align = match &inst.kind {
                     InstKind::Load { align, ordering, .. } if *ordering == Default::default() => {
@@ -55,6 +53,8 @@ impl Pass for NormalizeAlignment {
                             *align = a;
                         }
                     }
+                    // Today's form: the alignment is the pointers' `align` attribute.
+                    InstKind::Call { args, attrs, .. } if is_mem && args.len() == 4 => drop_align(attrs),
                     InstKind::Call { args, .. } if is_mem && args.len() == 5 => {
                         if let Value::Const(c) = args[3]
                             && matches!(m.consts.get(c), Const::Int { .. })
@@ -66,6 +66,20 @@ impl Pass for NormalizeAlignment {
                 }
             }
         }
+        for f in m.functions.iter_mut().filter(|f| is_mem_intrinsic(&f.props.name)) {
+            drop_align(&mut f.attrs);
+        }
         Ok(())
+    }
+}
+
+fn is_mem_intrinsic(name: &str) -> bool {
+    name.starts_with("llvm.memcpy.") || name.starts_with("llvm.memmove.") || name.starts_with("llvm.memset.")
+}
+
+/// Removes the `align` attributes of parameters (a missing one means 1).
+fn drop_align(attrs: &mut Attrs) {
+    for p in &mut attrs.params {
+        p.retain(|a| !matches!(a, Attr::Int(k, _) if *k == attr_kind::ALIGN));
     }
 }

@@ -5,7 +5,9 @@
 
 use crate::util::{error, inst, ptr_to};
 use crate::{Pass, PassError};
-use pnacl_llvm::ir::{BlockId, CastOp, Const, ExprOp, FuncId, InstId, InstKind, Module, Type, TypeId, Value};
+use pnacl_llvm::ir::{
+    Attr, Attrs, BlockId, CastOp, Const, ExprOp, FuncId, InstId, InstKind, Module, Type, TypeId, Value, attr_kind,
+};
 use std::collections::HashMap;
 
 /// The pass.
@@ -55,7 +57,53 @@ impl Pass for ReplacePtrsWithInts {
         for f in crate::util::defined(m) {
             Rewriter::new(m, f, &old_types, i32t).run()?;
         }
+        drop_pointer_attrs(m);
         Ok(())
+    }
+}
+
+/// Attribute kinds (bitcode codes) LLVM allows only on pointers: align, byval, nest, noalias,
+/// nocapture, readnone, readonly, sret, inalloca, nonnull, dereferenceable(_or_null),
+/// swifterror, writeonly, nofree, preallocated, byref, elementtype.
+const POINTER_ONLY: [u32; 17] = [1, 3, 8, 9, 11, 20, 21, 29, 38, 39, 41, 42, 47, 52, 62, 65, 69];
+
+/// Removes pointer-only attributes from the parameters and results that became `i32`, on
+/// functions and on calls (left there, they make the IR invalid).
+fn drop_pointer_attrs(m: &mut Module) {
+    let keep = |m: &Module, t: TypeId, attrs: &mut Vec<Attr>| {
+        if !m.types.get(t).is_pointer() {
+            attrs.retain(|a| a.kind().is_none_or(|k| !POINTER_ONLY.contains(&k) && k != attr_kind::ELEMENT_TYPE));
+        }
+    };
+    // `params`: the types of the parameters, or of a call's arguments (variadic ones too).
+    let clean = |m: &Module, ret: TypeId, params: &[TypeId], attrs: &mut Attrs| {
+        keep(m, ret, &mut attrs.ret);
+        for (k, a) in attrs.params.iter_mut().enumerate() {
+            if let Some(&t) = params.get(k) {
+                keep(m, t, a);
+            }
+        }
+    };
+    for fi in 0..m.functions.len() {
+        let f = FuncId(fi as u32);
+        if let Some((ret, params, _)) = m.types.as_function(m.functions[fi].ty) {
+            let params = params.to_vec();
+            let mut attrs = std::mem::take(&mut m.functions[fi].attrs);
+            clean(m, ret, &params, &mut attrs);
+            m.functions[fi].attrs = attrs;
+        }
+        for ii in 0..m.functions[fi].insts.len() {
+            let inst = &m.functions[fi].insts[ii];
+            let (InstKind::Call { args, attrs, .. } | InstKind::Invoke { args, attrs, .. }) = &inst.kind else {
+                continue;
+            };
+            let arg_types: Vec<TypeId> = args.iter().map(|&a| m.value_type(f, a).unwrap_or(inst.ty)).collect();
+            let mut a = (**attrs).clone();
+            clean(m, inst.ty, &arg_types, &mut a);
+            if let InstKind::Call { attrs, .. } | InstKind::Invoke { attrs, .. } = &mut m.functions[fi].insts[ii].kind {
+                **attrs = a;
+            }
+        }
     }
 }
 

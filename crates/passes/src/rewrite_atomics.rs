@@ -2,9 +2,11 @@
 //! `fence` become the `llvm.nacl.atomic.*` intrinsics, with sequentially consistent order
 //! (as PNaCl's own toolchain froze every order).
 
+use crate::remove_asm_memory::is_barrier;
 use crate::util::{call, declare, error, func_value, i32_const, inst, ptr_to, undef};
 use crate::{Pass, PassError};
-use pnacl_llvm::ir::{CastOp, FuncId, InstKind, IntPred, Module, Ordering, RmwOp, Type, TypeId, Value};
+use pnacl_llvm::ir::{CastOp, FuncId, InstId, InstKind, IntPred, Module, Ordering, RmwOp, Type, TypeId, Value};
+use std::collections::HashSet;
 
 /// The pass.
 pub struct RewriteAtomics;
@@ -65,6 +67,21 @@ impl Pass for RewriteAtomics {
         let i32t = m.types.int(32);
         let void = m.types.void();
         for f in crate::util::defined(m) {
+            // `asm "" ~{memory}; fence seq_cst; asm "" ~{memory}` (C11's full barrier, as
+            // the C library spells it) becomes `llvm.nacl.atomic.fence.all` between the
+            // barriers, which RemoveAsmMemory deletes.
+            let func = &m.functions[f.0 as usize];
+            let fence_all: HashSet<InstId> = func
+                .blocks
+                .iter()
+                .flat_map(|b| b.insts.windows(3))
+                .filter(|w| {
+                    matches!(func.inst(w[1]).kind, InstKind::Fence { ordering: Ordering::SeqCst, single_thread: false })
+                        && is_barrier(m, func, w[0])
+                        && is_barrier(m, func, w[2])
+                })
+                .map(|w| w[1])
+                .collect();
             crate::util::rebuild(m, f, |m, id, out, replace| {
                 let i = m.functions[f.0 as usize].inst(id).clone();
                 let order = i32_const(m, SEQ_CST);
@@ -157,7 +174,13 @@ impl Pass for RewriteAtomics {
                     InstKind::Fence { single_thread, .. } => {
                         // A fence for one thread only orders the compiler, which a pexe's
                         // translator never reorders across calls anyway.
-                        if !single_thread {
+                        if fence_all.contains(&id) {
+                            let ty = m.types.function(void, Vec::new(), false);
+                            let fid = declare(m, "llvm.nacl.atomic.fence.all", ty);
+                            let callee = func_value(m, fid);
+                            let c = call(m, fid, Vec::new(), callee);
+                            out.emit(m, c);
+                        } else if !single_thread {
                             let ty = m.types.function(void, vec![i32t], false);
                             let fid = declare(m, "llvm.nacl.atomic.fence", ty);
                             let callee = func_value(m, fid);

@@ -2,7 +2,7 @@
 //! `memset` become PNaCl's intrinsics (`llvm.nacl.setjmp`, `llvm.nacl.longjmp`,
 //! `llvm.memcpy` and the others).
 
-use crate::util::{call, declare, func_value, i32_const, ptr_to};
+use crate::util::{call, declare, func_value, ptr_to};
 use crate::{Pass, PassError};
 use pnacl_llvm::ir::{CastOp, InstKind, Module, Value};
 
@@ -22,8 +22,10 @@ impl Pass for RewritePnaclLibraryCalls {
         let i8p = ptr_to(m, i8t);
         let setjmp_ty = m.types.function(i32t, vec![i8p], false);
         let longjmp_ty = m.types.function(void, vec![i8p, i32t], false);
-        let mem_ty = m.types.function(void, vec![i8p, i8p, i32t, i32t, i1t], false);
-        let set_ty = m.types.function(void, vec![i8p, i8t, i32t, i32t, i1t], false);
+        // Today's (LLVM 7 and later) signatures, as the rest of the module has them: no
+        // alignment argument (a missing `align` is 1); freeze spells them back as PNaCl's.
+        let mem_ty = m.types.function(void, vec![i8p, i8p, i32t, i1t], false);
+        let set_ty = m.types.function(void, vec![i8p, i8t, i32t, i1t], false);
         for f in crate::util::defined(m) {
             crate::util::rebuild(m, f, |m, id, out, replace| {
                 let i = m.functions[f.0 as usize].inst(id).clone();
@@ -61,7 +63,6 @@ impl Pass for RewritePnaclLibraryCalls {
                     new_args.push(v);
                 }
                 if target.starts_with("llvm.mem") {
-                    new_args.push(i32_const(m, 1));
                     new_args.push(Value::Const(m.consts.int(i1t, 1, 0)));
                 }
                 let c = call(m, callee_id, new_args, callee);

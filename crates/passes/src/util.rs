@@ -2,7 +2,9 @@
 //! reporting.
 
 use crate::PassError;
-use pnacl_llvm::ir::{CastOp, Const, FuncId, Function, Inst, InstId, InstKind, Module, Type, TypeId, Value};
+use pnacl_llvm::ir::{
+    CastOp, Const, ConstId, ExprOp, FuncId, Function, Inst, InstId, InstKind, Module, Type, TypeId, Value,
+};
 use std::collections::HashMap;
 
 /// An instruction with no name.
@@ -206,4 +208,81 @@ pub fn store(m: &mut Module, ptr: Value, val: Value, align: u32) -> Inst {
 /// A binary operation.
 pub fn binop(op: pnacl_llvm::ir::BinaryOp, lhs: Value, rhs: Value, ty: TypeId) -> Inst {
     inst(InstKind::Binary { op, lhs, rhs, flags: 0 }, ty)
+}
+
+/// Typed pointers only: after functions changed type (`old[i]` is function `i`'s type
+/// before), every use of a retyped function's address other than as a direct callee (in
+/// instructions and global initializers) sees it through a `bitcast` to its old pointer
+/// type, as LLVM's `replaceAllUsesWith` of a cast left it; otherwise the stored or passed
+/// pointer's type no longer matches its slot.
+pub fn cast_retyped_function_uses(m: &mut Module, old: &[TypeId]) {
+    if m.opaque_pointers {
+        return;
+    }
+    let mut map: HashMap<ConstId, ConstId> = HashMap::new();
+    for (i, &t) in old.iter().enumerate() {
+        if m.functions[i].ty == t {
+            continue;
+        }
+        let Some(c) = m.consts.find(&Const::Function(FuncId(i as u32))) else { continue };
+        let old_ptr = m.pointer_type(t, 0);
+        let e = m.consts.intern(Const::Expr { ty: old_ptr, op: ExprOp::Cast(CastOp::Bitcast), operands: vec![c] });
+        map.insert(c, e);
+    }
+    if map.is_empty() {
+        return;
+    }
+    let mut cache = map.clone();
+    for gi in 0..m.globals.len() {
+        if let Some(init) = m.globals[gi].init {
+            m.globals[gi].init = Some(remap_const(m, init, &mut cache));
+        }
+    }
+    for fi in 0..m.functions.len() {
+        for ii in 0..m.functions[fi].insts.len() {
+            let mut kind = m.functions[fi].insts[ii].kind.clone();
+            let direct = match &kind {
+                InstKind::Call { callee, .. } | InstKind::Invoke { callee, .. } => Some(*callee),
+                _ => None,
+            };
+            let mut changed = false;
+            kind.map_values(|v| match v {
+                Value::Const(c) => {
+                    let n = remap_const(m, c, &mut cache);
+                    changed |= n != c;
+                    Value::Const(n)
+                }
+                _ => v,
+            });
+            if !changed {
+                continue;
+            }
+            if let (Some(d), InstKind::Call { callee, .. } | InstKind::Invoke { callee, .. }) = (direct, &mut kind)
+                && matches!(d, Value::Const(c) if map.contains_key(&c))
+            {
+                *callee = d;
+            }
+            m.functions[fi].insts[ii].kind = kind;
+        }
+    }
+}
+
+/// Constant `c` with the replacements of `cache` made inside it (memoized in `cache`).
+pub(crate) fn remap_const(m: &mut Module, c: ConstId, cache: &mut HashMap<ConstId, ConstId>) -> ConstId {
+    if let Some(&r) = cache.get(&c) {
+        return r;
+    }
+    let r = match m.consts.get(c).clone() {
+        Const::Aggregate { ty, elems } => {
+            let new: Vec<ConstId> = elems.iter().map(|&e| remap_const(m, e, cache)).collect();
+            if new == elems { c } else { m.consts.intern(Const::Aggregate { ty, elems: new }) }
+        }
+        Const::Expr { ty, op, operands } => {
+            let new: Vec<ConstId> = operands.iter().map(|&e| remap_const(m, e, cache)).collect();
+            if new == operands { c } else { m.consts.intern(Const::Expr { ty, op, operands: new }) }
+        }
+        _ => c,
+    };
+    cache.insert(c, r);
+    r
 }

@@ -1,7 +1,7 @@
-//! Editing a module: removing functions and globals, which renumbers the rest.
+//! Editing a module: removing functions, globals and aliases, which renumbers the rest.
 
 use super::constants::{Const, Consts};
-use super::module::{FuncId, GlobalId, GlobalRef, Module};
+use super::module::{AliasId, FuncId, GlobalId, GlobalRef, Module};
 
 impl Consts {
     /// Rewrites every constant with `f`, keeping ids (the uniquing map is rebuilt).
@@ -15,81 +15,89 @@ impl Consts {
     }
 }
 
+/// Keeps the items of `list` that `keep` accepts; each old index's new one, if kept.
+fn retain_indexed<T>(list: &mut Vec<T>, mut keep: impl FnMut(u32, &T) -> bool) -> Vec<Option<u32>> {
+    let mut map = Vec::with_capacity(list.len());
+    let mut next = 0u32;
+    let mut kept = Vec::with_capacity(list.len());
+    for (i, item) in std::mem::take(list).into_iter().enumerate() {
+        if keep(i as u32, &item) {
+            map.push(Some(next));
+            next += 1;
+            kept.push(item);
+        } else {
+            map.push(None);
+        }
+    }
+    *list = kept;
+    map
+}
+
+/// Renumbers the entries of `order` that `index` selects by `map`, dropping removed ones.
+fn renumber(order: &mut Vec<GlobalRef>, map: &[Option<u32>], index: impl Fn(&mut GlobalRef) -> Option<&mut u32>) {
+    order.retain_mut(|r| match index(r) {
+        Some(i) => match map[*i as usize] {
+            Some(n) => {
+                *i = n;
+                true
+            }
+            None => false,
+        },
+        None => true,
+    });
+}
+
 impl Module {
     /// Removes the functions `keep` rejects, renumbering the others. Constants that named a
     /// removed function become `undef` of its pointer type; the caller must have removed
     /// their uses.
     pub fn retain_functions(&mut self, mut keep: impl FnMut(FuncId, &super::Function) -> bool) {
-        let mut map = Vec::with_capacity(self.functions.len());
-        let mut next = 0u32;
-        let mut kept = Vec::with_capacity(self.functions.len());
-        for (i, f) in std::mem::take(&mut self.functions).into_iter().enumerate() {
-            if keep(FuncId(i as u32), &f) {
-                map.push(Some(FuncId(next)));
-                next += 1;
-                kept.push(f);
-            } else {
-                map.push(None);
-            }
-        }
-        self.functions = kept;
+        let map = retain_indexed(&mut self.functions, |i, f| keep(FuncId(i), f));
         let undef = self.types.opaque_pointer();
         self.consts.rewrite(|c| match *c {
             Const::Function(f) => Some(match map[f.0 as usize] {
-                Some(n) => Const::Function(n),
+                Some(n) => Const::Function(FuncId(n)),
                 None => Const::Undef(undef),
             }),
             Const::BlockAddress { ty, func, block } => Some(match map[func.0 as usize] {
-                Some(n) => Const::BlockAddress { ty, func: n, block },
+                Some(n) => Const::BlockAddress { ty, func: FuncId(n), block },
                 None => Const::Undef(ty),
             }),
             _ => None,
         });
-        self.name_order.retain_mut(|r| match r {
-            GlobalRef::Function(f) => match map[f.0 as usize] {
-                Some(n) => {
-                    *f = n;
-                    true
-                }
-                None => false,
-            },
-            _ => true,
+        renumber(&mut self.name_order, &map, |r| match r {
+            GlobalRef::Function(f) => Some(&mut f.0),
+            _ => None,
         });
     }
 
     /// Removes the global variables `keep` rejects, renumbering the others (see
     /// [`Module::retain_functions`]).
     pub fn retain_globals(&mut self, mut keep: impl FnMut(GlobalId, &super::GlobalVar) -> bool) {
-        let mut map = Vec::with_capacity(self.globals.len());
-        let mut next = 0u32;
-        let mut kept = Vec::with_capacity(self.globals.len());
-        for (i, g) in std::mem::take(&mut self.globals).into_iter().enumerate() {
-            if keep(GlobalId(i as u32), &g) {
-                map.push(Some(GlobalId(next)));
-                next += 1;
-                kept.push(g);
-            } else {
-                map.push(None);
-            }
-        }
-        self.globals = kept;
+        let map = retain_indexed(&mut self.globals, |i, g| keep(GlobalId(i), g));
         let undef = self.types.opaque_pointer();
         self.consts.rewrite(|c| match *c {
-            Const::Global(g) => Some(match map[g.0 as usize] {
-                Some(n) => Const::Global(n),
-                None => Const::Undef(undef),
-            }),
+            Const::Global(g) => Some(map[g.0 as usize].map_or(Const::Undef(undef), |n| Const::Global(GlobalId(n)))),
             _ => None,
         });
-        self.name_order.retain_mut(|r| match r {
-            GlobalRef::Global(g) => match map[g.0 as usize] {
-                Some(n) => {
-                    *g = n;
-                    true
-                }
-                None => false,
-            },
-            _ => true,
+        renumber(&mut self.name_order, &map, |r| match r {
+            GlobalRef::Global(g) => Some(&mut g.0),
+            _ => None,
+        });
+    }
+
+    /// Removes the aliases `keep` rejects, renumbering the others (see
+    /// [`Module::retain_functions`]).
+    pub fn retain_aliases(&mut self, mut keep: impl FnMut(AliasId, &super::Alias) -> bool) {
+        let map = retain_indexed(&mut self.aliases, |i, a| keep(AliasId(i), a));
+        let undef = self.types.opaque_pointer();
+        self.consts.rewrite(|c| match *c {
+            Const::Alias(a) => Some(map[a.0 as usize].map_or(Const::Undef(undef), |n| Const::Alias(AliasId(n)))),
+            _ => None,
+        });
+        renumber(&mut self.name_order, &map, |r| match r {
+            GlobalRef::Alias(a) => Some(&mut a.0),
+            _ => None,
         });
     }
 }

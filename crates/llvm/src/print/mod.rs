@@ -238,15 +238,18 @@ impl Printer<'_> {
             out.push_str(l.name());
             out.push(' ');
         }
+        // LLVM's order: linkage, dso_local, visibility; hidden and protected symbols are
+        // dso_local implicitly, so LLVM does not print it for them.
+        let implicit = props.visibility != Visibility::Default && l != Linkage::ExternalWeak;
+        if props.dso_local && !l.is_local() && !implicit {
+            out.push_str("dso_local ");
+        }
         if !l.is_local() {
             match props.visibility {
                 Visibility::Hidden => out.push_str("hidden "),
                 Visibility::Protected => out.push_str("protected "),
                 Visibility::Default => {}
             }
-        }
-        if props.dso_local && !l.is_local() {
-            out.push_str("dso_local ");
         }
     }
 

@@ -77,6 +77,7 @@ fn gep_type(
     source: TypeId,
     base_ty: TypeId,
     indices: &[Value],
+    index_tys: &[TypeId],
 ) -> Result<TypeId, ReadError> {
     let mut t = source;
     for v in indices.iter().skip(1) {
@@ -94,13 +95,24 @@ fn gep_type(
             _ => return Err(r.error("getelementptr index into a non-aggregate")),
         };
     }
-    let addr_space = match b.r.m.types.get(base_ty) {
+    // A vector base or index makes a vector of pointers.
+    let types = &b.r.m.types;
+    let lanes = std::iter::once(base_ty).chain(index_tys.iter().copied()).find_map(|t| match types.get(t) {
+        Type::Vector { len, scalable, .. } => Some((*len, *scalable)),
+        _ => None,
+    });
+    let base_ptr = types.element(base_ty).unwrap_or(base_ty);
+    let addr_space = match types.get(base_ptr) {
         Type::Pointer { addr_space, .. } => *addr_space,
         _ => 0,
     };
-    let opaque = matches!(b.r.m.types.get(base_ty), Type::Pointer { pointee: None, .. });
+    let opaque = matches!(types.get(base_ptr), Type::Pointer { pointee: None, .. });
     let pointee = (!opaque).then_some(t);
-    Ok(b.r.m.types.intern(Type::Pointer { pointee, addr_space }))
+    let ptr = b.r.m.types.intern(Type::Pointer { pointee, addr_space });
+    Ok(match lanes {
+        Some((len, scalable)) => b.r.m.types.intern(Type::Vector { len, elem: ptr, scalable }),
+        None => ptr,
+    })
 }
 
 /// The mask of a `shufflevector` from its constant operand.
@@ -152,14 +164,20 @@ pub(super) fn decode(b: &mut Body<'_, '_>, r: &Rec) -> Result<(), ReadError> {
             };
             let (base, base_ty) = b.value_and_type(r, &mut i)?;
             let mut indices = Vec::new();
+            let mut index_tys = Vec::new();
             while i < r.ops.len() {
-                indices.push(b.value_and_type(r, &mut i)?.0);
+                let (v, t) = b.value_and_type(r, &mut i)?;
+                indices.push(v);
+                index_tys.push(t);
             }
             let source = match source {
                 Some(s) => s,
-                None => b.r.m.types.pointee(base_ty).ok_or_else(|| r.error("getelementptr on a non-pointer"))?,
+                None => {
+                    let scalar = b.r.m.types.element(base_ty).unwrap_or(base_ty);
+                    b.r.m.types.pointee(scalar).ok_or_else(|| r.error("getelementptr on a non-pointer"))?
+                }
             };
-            let ty = gep_type(b, r, source, base_ty, &indices)?;
+            let ty = gep_type(b, r, source, base_ty, &indices, &index_tys)?;
             (InstKind::GetElementPtr { source_ty: source, inbounds, base, indices }, ty)
         }
         5 => {
