@@ -246,6 +246,8 @@ impl Walker<'_, '_> {
         if b.in_compound {
             self.d.unwind_to(b.base_tabs + 1);
             self.d.asm.close("}").endline();
+            // Laid out now: the original formats text as it is written.
+            self.d.layout_assembly();
         }
         self.d.unwind_to(b.base_tabs);
         self.d.flush();
