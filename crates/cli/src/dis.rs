@@ -47,23 +47,24 @@ pub fn run(args: &Args) -> i32 {
     };
     if args.format == Format::Tbc {
         let mut text = String::new();
-        if let Err(e) = pnacl_text::tbc::bitcode_to_records(&bytes, &mut text) {
-            eprintln!("{name}: {}", e);
+        // The records before a fault are still written, followed by the error.
+        let error = pnacl_text::tbc::bitcode_to_records(&bytes, &mut text).err().map(|e| {
+            let line = format!("Error({}): {}", e.pos, e.message);
+            text.push_str(&line);
+            text.push('\n');
+            (1, line)
+        });
+        if let Err(e) = output::write_file(&args.output, text.as_bytes()) {
+            eprintln!("pnacl dis: {}: {e}", args.output.display());
             return 1;
         }
-        return match output::write_file(&args.output, text.as_bytes()) {
-            Ok(()) => 0,
-            Err(e) => {
-                eprintln!("pnacl dis: {}: {e}", args.output.display());
-                1
-            }
-        };
+        return summarize(&name, error);
     }
     let options = Options { records: !args.no_records, assembly: !args.no_assembly, abi_checks: !args.ignore_abi };
-    // The listing of a malformed file is still written in full: it ends with the error.
-    let mut failed = false;
+    // The listing of a malformed file is still written in full, with its error lines.
+    let mut errors = None;
     let written = output::with_file(&args.output, |w| {
-        failed = dis::disassemble(&bytes, &options, w)?.is_some();
+        errors = dis::disassemble(&bytes, &options, w)?.map(|e| (e.count, e.first));
         Ok(())
     });
     match written {
@@ -71,6 +72,19 @@ pub fn run(args: &Args) -> i32 {
             eprintln!("pnacl dis: {}: {e}", args.output.display());
             1
         }
-        Ok(()) => i32::from(failed),
+        Ok(()) => summarize(&name, errors),
+    }
+}
+
+/// One line on stderr when the output holds errors, so that a redirected listing is never
+/// silently wrong; the exit status.
+fn summarize(name: &str, errors: Option<(u32, String)>) -> i32 {
+    match errors {
+        None => 0,
+        Some((count, first)) => {
+            let s = if count == 1 { "" } else { "s" };
+            eprintln!("pnacl dis: {name}: {count} error{s}; first: {first}");
+            1
+        }
     }
 }

@@ -9,9 +9,10 @@
 //! (`Too many errors`). Malformed bitstream structure ends the listing at once.
 //!
 //! Modules: `walk` (the walk over blocks and the state shared by all of them), `module`
-//! (module-level blocks), `function` (function and constants blocks), `types` (the types
+//! (module-level blocks), `function` and `constants` (function blocks and what they hold), `types` (the types
 //! a record can describe, and the ABI predicates), `syntax` and `format` (text layout).
 
+mod constants;
 mod format;
 mod function;
 mod module;

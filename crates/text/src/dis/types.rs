@@ -88,10 +88,6 @@ impl Types {
         self.intern(Def::Function { sig, vararg })
     }
 
-    pub(crate) fn is_void(&self, t: T) -> bool {
-        t == VOID
-    }
-
     pub(crate) fn is_float(&self, t: T) -> bool {
         t == FLOAT || t == DOUBLE
     }

@@ -48,8 +48,6 @@ pub(super) struct Block {
 
 /// A function block's state.
 pub(super) struct FunctionBlock {
-    /// The function's type.
-    pub ty: T,
     /// Index of the current basic block (-1 before the first label).
     pub current_bb: i64,
     /// The `blocks N` count.
