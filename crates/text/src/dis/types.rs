@@ -340,7 +340,10 @@ mod tests {
         assert!(t.is_valid_vector(v) && !t.is_valid_function(f));
         let i8 = t.int(8);
         assert!(t.cast_is_valid("zext", i8, I32) && !t.cast_is_valid("zext", I32, I32));
-        assert!(t.cast_is_valid("bitcast", v, t.vector(2, DOUBLE)));
-        assert!(t.is_allowed_alignment(t.vector(8, t.int(16)), 2));
+        let v2d = t.vector(2, DOUBLE);
+        assert!(t.cast_is_valid("bitcast", v, v2d));
+        let i16 = t.int(16);
+        let v8i16 = t.vector(8, i16);
+        assert!(t.is_allowed_alignment(v8i16, 2) && !t.is_allowed_alignment(v8i16, 1));
     }
 }
