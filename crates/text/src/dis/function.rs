@@ -98,6 +98,11 @@ impl Walker<'_, '_> {
             self.num_valued += 1;
             self.num_valued - 1
         });
+        if index as usize == self.insts.len() && u64::from(index) < max_values {
+            // The common case: the next value, not declared ahead.
+            self.insts.push(t);
+            return;
+        }
         if u64::from(index) >= max_values.max(self.insts.len() as u64 + 1) {
             self.d.error_line(format_args!("Can't define type {} for %v{index}. Index too large", self.types.show(t)));
             return;
@@ -693,7 +698,7 @@ impl Walker<'_, '_> {
                 Some((rt, params, _)) => {
                     ret = rt;
                     let expects = params.len();
-                    signature = Some(params.to_vec());
+                    signature = Some(ft);
                     if nparams != expects {
                         self.d.error_line(format_args!("Call has {nparams} parameters. Signature expects: {expects}"));
                         nparams = nparams.min(expects);
@@ -712,7 +717,8 @@ impl Walker<'_, '_> {
                 self.d.error_line(format_args!("Call indirect address not i32. Found: {}", self.types.show(at)));
             }
         }
-        let mut args = Vec::with_capacity(nparams);
+        let mut args = std::mem::take(&mut self.call_args);
+        args.clear();
         for &a in &v[start..start + nparams] {
             let id = self.relative(a);
             args.push((self.value_type(id, false), id));
@@ -720,8 +726,9 @@ impl Walker<'_, '_> {
         if !intrinsic && self.abi && !self.types.is_valid_param(ret) && ret != VOID {
             self.d.error_line(format_args!("Invalid return type: {}", self.types.show(ret)));
         }
-        if let Some(params) = &signature {
-            for (i, (&(t, _), &want)) in args.iter().zip(params).enumerate() {
+        if let Some(ft) = signature {
+            for (i, &(t, _)) in args.iter().enumerate() {
+                let want = self.types.signature(ft).map_or(VOID, |(_, params, _)| params[i]);
                 if t != want {
                     self.d.error_line(format_args!(
                         "Parameter {} mismatch: {} and {}",
@@ -757,6 +764,7 @@ impl Walker<'_, '_> {
             self.typed(t, id);
         }
         self.d.asm.close(")").token(";").finish().finish();
+        self.call_args = args;
         if ret != VOID {
             self.install_inst(ret, None, max_values);
         }

@@ -209,10 +209,17 @@ impl<'w> Dumper<'w> {
     fn write(&mut self, pos: BitPos, abbrev: Option<u32>, code: u64, ops: &[u64]) {
         self.record_pos = pos;
         // `B:b`, right-aligned in ten columns.
-        self.label.clear();
-        push_decimal(&mut self.label, pos.0 / 8);
-        let pad = 8usize.saturating_sub(self.label.len());
-        self.label.splice(0..0, std::iter::repeat_n(b' ', pad));
+        let mut bytes = Vec::new();
+        std::mem::swap(&mut bytes, &mut self.label);
+        bytes.clear();
+        push_decimal(&mut bytes, pos.0 / 8);
+        let digits = bytes.len();
+        let pad = 8usize.saturating_sub(digits);
+        // Right-align: move the digits after the padding.
+        bytes.resize(pad + digits, b' ');
+        bytes.copy_within(0..digits, pad);
+        bytes[..pad].fill(b' ');
+        self.label = bytes;
         self.label.push(b':');
         push_decimal(&mut self.label, pos.0 % 8);
         if self.records && self.write_one_line(abbrev, code, ops) {

@@ -77,9 +77,10 @@ impl Walker<'_, '_> {
     /// After the module block: the signatures of functions without a body (known only
     /// now that the symbol table has said which are intrinsics).
     pub(super) fn exit_module(&mut self) {
+        // Defined functions were checked with their block (`defined` is in index order).
+        let mut defined = self.defined.iter().peekable();
         for f in 0..self.fn_types.len() {
-            // Defined functions were checked with their block.
-            if self.defined.contains(&(f as u32)) {
+            if defined.next_if(|&&d| d == f as u32).is_some() {
                 continue;
             }
             let ty = self.fn_types[f];

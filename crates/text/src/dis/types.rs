@@ -44,12 +44,14 @@ pub(crate) const I32: T = T(4);
 /// The interner.
 pub(crate) struct Types {
     defs: Vec<Def>,
+    /// The name of each scalar type (printed as one piece of text).
+    names: Vec<Option<&'static str>>,
     ids: HashMap<Def, T>,
 }
 
 impl Default for Types {
     fn default() -> Self {
-        let mut t = Types { defs: Vec::new(), ids: HashMap::new() };
+        let mut t = Types { defs: Vec::new(), names: Vec::new(), ids: HashMap::new() };
         for d in [Def::Void, Def::Float, Def::Double, Def::Int(1), Def::Int(32)] {
             t.intern(d);
         }
@@ -63,6 +65,17 @@ impl Types {
             return t;
         }
         let t = T(self.defs.len() as u32);
+        self.names.push(match d {
+            Def::Void => Some("void"),
+            Def::Float => Some("float"),
+            Def::Double => Some("double"),
+            Def::Int(1) => Some("i1"),
+            Def::Int(8) => Some("i8"),
+            Def::Int(16) => Some("i16"),
+            Def::Int(32) => Some("i32"),
+            Def::Int(64) => Some("i64"),
+            _ => None,
+        });
         self.defs.push(d.clone());
         self.ids.insert(d, t);
         t
@@ -145,17 +158,19 @@ impl Types {
 
     /// Writes the type as tokens, clustered as pnacl-bcdis clusters it; a function type
     /// may be named (`@fN`) and have its parameters named (`%pN`).
+    #[inline]
     pub(crate) fn tokens(&self, out: &mut Tokens, t: T, name: Option<u32>, param_names: bool) {
+        match self.names[t.0 as usize] {
+            Some(n) => {
+                out.text(n);
+            }
+            None => self.compound_tokens(out, t, name, param_names),
+        }
+    }
+
+    fn compound_tokens(&self, out: &mut Tokens, t: T, name: Option<u32>, param_names: bool) {
         match self.def(t) {
-            Def::Void => {
-                out.text("void");
-            }
-            Def::Float => {
-                out.text("float");
-            }
-            Def::Double => {
-                out.text("double");
-            }
+            Def::Void | Def::Float | Def::Double => {}
             Def::Int(b) => {
                 out.text("i").num(u64::from(*b));
             }

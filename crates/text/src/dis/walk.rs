@@ -80,6 +80,8 @@ pub(super) struct Walker<'d, 'w> {
     pub consts: Vec<T>,
     pub insts: Vec<T>,
     pub num_valued: u32,
+    /// A call's arguments (type and value), reused from call to call.
+    pub call_args: Vec<(T, u32)>,
     /// Global abbreviations defined for each block id (by the abbreviations block).
     pub global_abbrev_counts: Vec<(u32, u32)>,
     pub found_function_block: bool,
@@ -103,6 +105,7 @@ impl<'d, 'w> Walker<'d, 'w> {
             consts: Vec::new(),
             insts: Vec::new(),
             num_valued: 0,
+            call_args: Vec::new(),
             global_abbrev_counts: Vec::new(),
             found_function_block: false,
         }
@@ -145,11 +148,15 @@ impl<'d, 'w> Walker<'d, 'w> {
 
     /// Writes the name of an absolute value index to the assembly.
     pub(super) fn name(&mut self, index: u32) {
-        let (scope, kind, n) = self.value_id(index);
-        let mut prefix = [0u8; 8];
-        let s = scope.encode_utf8(&mut prefix).len();
-        let k = kind.encode_utf8(&mut prefix[s..]).len();
-        self.d.asm.text(std::str::from_utf8(&prefix[..s + k]).unwrap_or("")).num(u64::from(n));
+        let (_, kind, n) = self.value_id(index);
+        let prefix = match kind {
+            'f' => "@f",
+            'g' => "@g",
+            'p' => "%p",
+            'c' => "%c",
+            _ => "%v",
+        };
+        self.d.asm.text(prefix).num(u64::from(n));
     }
 
     /// The name as text, for messages.
