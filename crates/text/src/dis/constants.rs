@@ -91,4 +91,3 @@ impl Walker<'_, '_> {
         self.d.asm.text("%c").num(self.consts.len() as u64).space().text("=").space();
     }
 }
-

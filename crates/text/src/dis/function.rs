@@ -8,7 +8,8 @@ use pnacl_bitstream::{Enter, Record};
 /// Alignments are at most 2**29.
 const MAX_ALIGN_EXPONENT: u64 = 29;
 
-const BINOPS: [&str; 13] = ["add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr", "and", "or", "xor"];
+const BINOPS: [&str; 13] =
+    ["add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr", "and", "or", "xor"];
 const CASTS: [Option<&str>; 12] = [
     Some("trunc"),
     Some("zext"),
@@ -282,7 +283,7 @@ impl Walker<'_, '_> {
             }
             fc::PHI => {
                 if arity(self, v.len() >= 3, "Function phi record expects at least 3 arguments. Found: ") {
-                    if v.len() % 2 == 0 {
+                    if v.len().is_multiple_of(2) {
                         self.d.error_line(format_args!(
                             "Function phi records should have an odd number of arguments. Found: {}",
                             v.len()
@@ -505,12 +506,19 @@ impl Walker<'_, '_> {
         if !self.abi || self.types.is_allowed_alignment(t, align) {
             return;
         }
-        let allowed: Vec<String> =
-            [1, 2, 4, 8].into_iter().filter(|&a| self.types.is_allowed_alignment(t, a)).map(|a| a.to_string()).collect();
+        let allowed: Vec<String> = [1, 2, 4, 8]
+            .into_iter()
+            .filter(|&a| self.types.is_allowed_alignment(t, a))
+            .map(|a| a.to_string())
+            .collect();
         if allowed.is_empty() {
             self.d.error_line(format_args!("{op}: Not allowed for type: {}", self.types.show(t)));
         } else {
-            self.d.error_line(format_args!("{op}: Illegal alignment for {}. Expects: {}", self.types.show(t), allowed.join(" or ")));
+            self.d.error_line(format_args!(
+                "{op}: Illegal alignment for {}. Expects: {}",
+                self.types.show(t),
+                allowed.join(" or ")
+            ));
         }
     }
 
@@ -537,7 +545,11 @@ impl Walker<'_, '_> {
         let c = self.relative(v[1]);
         let ct = self.value_type(c, false);
         if t != ct {
-            self.d.error_line(format_args!("Specified select type {} but found: {}", self.types.show(t), self.types.show(ct)));
+            self.d.error_line(format_args!(
+                "Specified select type {} but found: {}",
+                self.types.show(t),
+                self.types.show(ct)
+            ));
         }
         if self.abi && !self.types.is_valid_int_arithmetic(ct) {
             let message = match self.types.int_bits(ct) {
@@ -557,7 +569,18 @@ impl Walker<'_, '_> {
         self.d.asm.finish().space().text("{").finish().endline();
         self.d.asm.indent(1);
         self.d.asm.start().text("default").text(":").space().finish();
-        self.d.asm.start().text("br").space().text("label").space().text("%b").num(default).token(";").finish().endline();
+        self.d
+            .asm
+            .start()
+            .text("br")
+            .space()
+            .text("label")
+            .space()
+            .text("%b")
+            .num(default)
+            .token(";")
+            .finish()
+            .endline();
         let mut at = 4;
         for _ in 0..cases {
             if at + 3 >= v.len() {
@@ -592,7 +615,11 @@ impl Walker<'_, '_> {
         let (a, c) = (self.relative(v[0]), self.relative(v[1]));
         let (ta, tc) = (self.value_type(a, false), self.value_type(c, false));
         if ta != tc {
-            self.d.error_line(format_args!("Arguments not of same type: {} and {}", self.types.show(ta), self.types.show(tc)));
+            self.d.error_line(format_args!(
+                "Arguments not of same type: {} and {}",
+                self.types.show(ta),
+                self.types.show(tc)
+            ));
         }
         self.def();
         self.d.asm.start();
@@ -635,7 +662,11 @@ impl Walker<'_, '_> {
         let ct = self.value_type(cond, false);
         let (tx, ty) = (self.value_type(x, false), self.value_type(y, false));
         if tx != ty {
-            self.d.error_line(format_args!("Selected arguments not of same type: {} and {}", self.types.show(tx), self.types.show(ty)));
+            self.d.error_line(format_args!(
+                "Selected arguments not of same type: {} and {}",
+                self.types.show(tx),
+                self.types.show(ty)
+            ));
         }
         let base = self.types.scalar(tx);
         if !(self.types.int_bits(base).is_some() || self.types.is_float(base)) {

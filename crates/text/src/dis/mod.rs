@@ -506,7 +506,11 @@ impl<'w> Dumper<'w> {
     fn too_many_errors(&mut self) {
         if !self.stop {
             self.stop = true;
-            let _ = write!(Messages(&mut self.messages), "Error({}): Too many errors\nUnable to continue\n", self.record_pos);
+            let _ = write!(
+                Messages(&mut self.messages),
+                "Error({}): Too many errors\nUnable to continue\n",
+                self.record_pos
+            );
         }
     }
 
@@ -550,4 +554,3 @@ fn next_line<'a>(s: &mut &'a [u8]) -> &'a [u8] {
         None => std::mem::take(s),
     }
 }
-

@@ -262,7 +262,8 @@ impl Walker<'_, '_> {
             self.d.error_line(format_args!("More initializers for @g{last} expected: {}", b.initializers));
         }
         if self.num_globals != self.expected_globals {
-            self.d.error_line(format_args!("Expected {} globals but found: {}", self.expected_globals, self.num_globals));
+            self.d
+                .error_line(format_args!("Expected {} globals but found: {}", self.expected_globals, self.num_globals));
         }
     }
 
@@ -478,7 +479,12 @@ impl Walker<'_, '_> {
             return;
         }
         if !self.pointer_equiv(i.ret, ret) {
-            self.d.error_line(format_args!("Intrinsic {} expects return type {}. Found: {}", i.name, i.ret, self.types.show(ret)));
+            self.d.error_line(format_args!(
+                "Intrinsic {} expects return type {}. Found: {}",
+                i.name,
+                i.ret,
+                self.types.show(ret)
+            ));
             return;
         }
         for (n, (&want, &got)) in i.params.iter().zip(&params).enumerate() {

@@ -27,7 +27,10 @@ enum Def {
     Int(u32),
     Vector(u32, T),
     /// Return type, then parameters.
-    Function { sig: Box<[T]>, vararg: bool },
+    Function {
+        sig: Box<[T]>,
+        vararg: bool,
+    },
 }
 
 /// `void`, the type of unknown things.
