@@ -6,7 +6,7 @@
 //! types, functions and globals defined so far, the per-function value types) and the
 //! walk itself; `module` lists the module-level blocks and `function` the function blocks.
 
-use super::Dumper;
+use super::output::Dumper;
 use super::types::{I32, T, Types, VOID};
 use pnacl_bitcode::codes::block;
 use pnacl_bitstream::{AbbrevTarget, BitPos, Cursor, Enter, Entry, Record};
