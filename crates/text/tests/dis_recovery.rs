@@ -141,3 +141,9 @@ fn a_malformed_bitstream_ends_the_listing() {
     assert!(last.starts_with("Error(") && errors.is_some(), "{text}");
     assert_eq!(text.matches("Error(").count(), 1, "{text}");
 }
+
+#[test]
+fn module_level_checks_and_unknown_blocks() {
+    let (_, errors) = check("blocks");
+    assert_eq!(errors.expect("errors").count, 10);
+}

@@ -301,7 +301,7 @@ impl Walker<'_, '_> {
                     let st = self.value_type(size, false);
                     let align = self.alignment(v[1]);
                     if self.abi && st != I32 {
-                        self.d.error_line("Alloca array size is not i32");
+                        self.d.error_line("alloca array size is not i32");
                     }
                     self.def();
                     self.d.asm.start().text("alloca").space().text("i8").token(",").finish().space().start();
