@@ -147,3 +147,9 @@ fn module_level_checks_and_unknown_blocks() {
     let (_, errors) = check("blocks");
     assert_eq!(errors.expect("errors").count, 10);
 }
+
+#[test]
+fn instruction_checks() {
+    let (_, errors) = check("instructions");
+    assert_eq!(errors.expect("errors").count, 8);
+}
