@@ -134,7 +134,7 @@ rules! {
     /// Comparisons compare two operands of one type with a matching predicate.
     Compare = "cmp.type", false, "comparisons need T == TypeOf(V1) == TypeOf(V2), icmp on integers and fcmp on floats";
     /// Selects choose between two values of one type on an i1 (vector) condition.
-    Select = "select.type", false, "select needs T == TypeOf(V1) == TypeOf(V2) and an i1 condition of the same vector size";
+    Select = "select.type", false, "select needs T == TypeOf(V1) == TypeOf(V2) and an i1 condition: a scalar, or a vector of the operands' lane count";
     /// insertelement / extractelement work on a vector with an element of its type and an i32 index.
     Vector = "vector.operands", false, "insertelement/extractelement take a vector, an element of its element type, and an i32 index";
     /// alloca takes an i32 size.

@@ -797,6 +797,10 @@ fn selects_choose_on_i1() {
     passes(&func(2, "1,1; 11 { 1,3; 4,2; } 29,2,2,1; 10;"));
     fails(&func(2, "1,1; 11 { 1,3; 4,2; } 29,2,2,2; 10;"), Rule::Select, "condition i32");
     fails(&func(2, "1,1; 11 { 1,3; 4,2; } 29,2,1,1; 10;"), Rule::Select, "not same type");
+    // A scalar i1 chooses between whole vectors (%c1 = <4 x i32> undef), as LLVM allows.
+    passes(&func(2, "1,1; 11 { 1,3; 4,2; 1,9; 3; } 29,1,1,2; 10;"));
+    // A vector condition needs the operands' lane count: <4 x i1> does not pick i32s.
+    fails(&func(2, "1,1; 11 { 1,3; 4,2; 1,9; 3; } 28,1,1,32; 29,4,4,1; 10;"), Rule::Select, "Select condition");
 }
 
 #[test]

@@ -241,6 +241,16 @@ impl<'a> BitReader<'a> {
         true
     }
 
+    /// Skips to the next multiple of 8 bits.
+    pub fn align8(&mut self) -> Result<()> {
+        let aligned = self.pos.div_ceil(8) * 8;
+        if aligned > self.limit_bits {
+            return Err(self.eof((aligned - self.pos) as u32));
+        }
+        self.pos = aligned;
+        Ok(())
+    }
+
     /// Skips to the next multiple of 32 bits.
     pub fn align32(&mut self) -> Result<()> {
         let aligned = self.pos.div_ceil(32) * 32;

@@ -73,6 +73,9 @@ pub struct Cursor<'a, G: Gather = ShiftGather> {
     width: u32,
     /// True when the innermost block is a BLOCKINFO block.
     in_blockinfo: bool,
+    /// Records and abbreviation definitions end on a byte boundary (the header's "align
+    /// bitcode records" flag); such streams take the field-by-field path.
+    align_records: bool,
     /// Details of the last entry read.
     last_pos: BitPos,
     last_abbrev_id: u32,
@@ -117,6 +120,7 @@ impl<'a, G: Gather> Cursor<'a, G> {
             defined: None,
             width: 0,
             in_blockinfo: false,
+            align_records: false,
             last_pos: BitPos(0),
             last_abbrev_id: 0,
             last_code: 0,
@@ -184,6 +188,12 @@ impl<'a, G: Gather> Cursor<'a, G> {
         self.set = parent_set;
         self.sync_scope();
         Some((block_id, end, parent_limit, parent_width))
+    }
+
+    /// Reads records and abbreviation definitions as padded to a byte boundary, as PNaCl's
+    /// experimental `--align-bitcode-records` writer pads them.
+    pub fn set_align_records(&mut self, align: bool) {
+        self.align_records = align;
     }
 
     /// Position of the next unread bit.
@@ -283,7 +293,7 @@ impl<'a, G: Gather> Cursor<'a, G> {
         &mut self,
         mut f: impl FnMut(Record<'_, 'a>) -> std::result::Result<(), E>,
     ) -> std::result::Result<(), E> {
-        if self.scopes.is_empty() || self.in_blockinfo {
+        if self.scopes.is_empty() || self.in_blockinfo || self.align_records {
             return Ok(());
         }
         let (data, limit) = (self.reader.data(), self.reader.limit_bits());
@@ -350,7 +360,7 @@ impl<'a, G: Gather> Cursor<'a, G> {
     /// from the same bits.
     #[inline(always)]
     fn fast_record(&mut self) -> Option<WindowRecord> {
-        if self.scopes.is_empty() {
+        if self.scopes.is_empty() || self.align_records {
             return None;
         }
         let (data, limit) = (self.reader.data(), self.reader.limit_bits());
@@ -386,6 +396,7 @@ impl<'a, G: Gather> Cursor<'a, G> {
                 self.ops.clear();
                 self.ops.reserve(count as usize);
                 self.reader.read_vbr6_values::<G>(count, &mut self.ops)?;
+                self.align_if_asked()?;
                 self.record_read(pos, id, code, Operands::Fields { start: 0 }, None)
             }
             _ => {
@@ -397,6 +408,7 @@ impl<'a, G: Gather> Cursor<'a, G> {
                     ));
                 };
                 let blob = abbrev.decode(&mut self.reader, &mut self.ops, pos)?;
+                self.align_if_asked()?;
                 self.record_read(pos, id, self.ops[0], Operands::Fields { start: 1 }, blob)
             }
         }
@@ -473,6 +485,7 @@ impl<'a, G: Gather> Cursor<'a, G> {
 
     fn define_abbrev(&mut self, pos: BitPos) -> Result<Step> {
         let abbrev = Arc::new(Abbrev::read_definition(&mut self.reader, pos)?);
+        self.align_if_asked()?;
         let target = if self.in_blockinfo {
             let block_id =
                 self.setbid.ok_or_else(|| Error::new(pos, "abbreviation in BLOCKINFO before any SETBID record"))?;
@@ -485,6 +498,12 @@ impl<'a, G: Gather> Cursor<'a, G> {
         self.defined = Some(abbrev);
         self.last_target = target;
         Ok(Step::Abbrev)
+    }
+
+    /// Skips the padding after a record when records are byte-aligned.
+    #[inline]
+    fn align_if_asked(&mut self) -> Result<()> {
+        if self.align_records { self.reader.align8() } else { Ok(()) }
     }
 
     /// Updates BLOCKINFO state for records read inside a BLOCKINFO block.

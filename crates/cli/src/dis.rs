@@ -1,7 +1,7 @@
 //! `pnacl dis`: the three-column listing of pnacl-bcdis, or textual records.
 
 use crate::output::{self, Content};
-use crate::report::{self, Diagnostic, Failure};
+use crate::report::{self, Failure};
 use crate::status;
 use pnacl_text::dis::{self, Options};
 use std::path::PathBuf;
@@ -57,16 +57,35 @@ fn dis(args: &Args) -> Result<i32, Failure> {
     let bytes = output::read(&args.file)?;
     if args.format == Format::Tbc {
         let mut text = String::new();
-        pnacl_text::tbc::bitcode_to_records(&bytes, &mut text).map_err(|e| Diagnostic::bitstream(&name, &e))?;
+        // The records before a fault are still written, followed by the error.
+        let error = pnacl_text::tbc::bitcode_to_records(&bytes, &mut text).err().map(|e| {
+            let line = format!("Error({}): {}", e.pos, e.message);
+            text.push_str(&line);
+            text.push('\n');
+            (1, line)
+        });
         output::write(&args.output, Content::Text, text.as_bytes())?;
-        return Ok(status::SUCCESS);
+        return Ok(summarize(&name, error));
     }
     let options = Options { records: !args.no_records, assembly: !args.no_assembly, abi_checks: !args.ignore_abi };
-    // The listing of a malformed file is still written in full: it ends with the error.
-    let mut failed = false;
+    // The listing of a malformed file is still written in full, with its error lines.
+    let mut errors = None;
     output::write_with(&args.output, Content::Text, |w| {
-        failed = dis::disassemble(&bytes, &options, w)?.is_some();
+        errors = dis::disassemble(&bytes, &options, w)?.map(|e| (e.count, e.first));
         Ok(())
     })?;
-    Ok(if failed { status::BAD_INPUT } else { status::SUCCESS })
+    Ok(summarize(&name, errors))
+}
+
+/// One line on stderr when the output holds errors, so that a redirected listing is never
+/// silently wrong; the exit status.
+fn summarize(name: &str, errors: Option<(u32, String)>) -> i32 {
+    match errors {
+        None => status::SUCCESS,
+        Some((count, first)) => {
+            let s = if count == 1 { "" } else { "s" };
+            eprintln!("pnacl dis: {name}: {count} error{s}; first: {first}");
+            status::BAD_INPUT
+        }
+    }
 }

@@ -31,26 +31,62 @@ fn examples_assemble_and_round_trip_through_the_listing() {
     }
 }
 
-#[test]
-fn a_malformed_pexe_lists_up_to_the_fault_and_fails() {
-    let dir = tempfile::tempdir().unwrap();
-    let tbc = dir.path().join("bad.tbc");
-    // A function returning i32 whose block returns void.
-    std::fs::write(
-        &tbc,
-        "65535,8,2;\n1,1;\n65535,17,2;\n1,2;\n7,32;\n21,0,0;\n65534;\n8,1,0,0,0;\n65535,19,2;\n5,0;\n65534;\n\
-         65535,12,2;\n1,1;\n10;\n65534;\n65534;\n",
-    )
-    .unwrap();
-    let pexe = dir.path().join("bad.pexe");
+/// Writes textual records and assembles them into a pexe; returns its path.
+fn pexe_of_records(dir: &Path, records: &str) -> PathBuf {
+    let tbc = dir.join("bad.tbc");
+    std::fs::write(&tbc, records).unwrap();
+    let pexe = dir.join("bad.pexe");
     let o = pnacl(&[os("asm"), os("--records"), tbc.as_os_str(), os("-o"), pexe.as_os_str()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    pexe
+}
+
+/// A function whose `ret` names a value beyond those defined (relative id 5 with one value
+/// before it), then a second `ret` of the function's own address.
+const BAD_RET: &str = "65535,8,2;\n1,1;\n65535,17,2;\n1,2;\n7,32;\n21,0,0;\n65534;\n8,1,0,0,0;\n65535,19,2;\n5,0;\n\
+                       65534;\n65535,12,2;\n1,2;\n10,5;\n10,1;\n65534;\n65534;\n";
+
+#[test]
+fn a_malformed_pexe_is_listed_in_full_with_its_errors_and_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = pexe_of_records(dir.path(), BAD_RET);
     let o = pnacl(&[os("dis"), pexe.as_os_str()]);
     assert_eq!(o.status.code(), Some(1));
     let out = String::from_utf8(o.stdout).unwrap();
-    let last: Vec<&str> = out.lines().rev().take(2).collect();
-    assert!(last[0].starts_with("Error(") && last[0].contains("ret void"), "{out}");
-    assert!(last[1].contains("|    3: <10>"), "the refused record is listed: {out}");
+    let lines: Vec<&str> = out.lines().collect();
+    let at = lines.iter().position(|l| l.starts_with("Error(")).expect("an error line");
+    // pnacl-bcdis recovers with the id it can name: the function's own address.
+    assert!(lines[at - 1].contains("|    3: <10, 5>") && lines[at - 1].ends_with("|    ret i32 @f0;"), "{out}");
+    assert!(lines[at].ends_with("): Invalid relative value id: 5 (Must be <= 1)"), "{out}");
+    assert!(lines[at + 2].ends_with("|    ret i32 @f0;"), "the listing goes on: {out}");
+    assert!(out.ends_with("|}\n"), "{out}");
+    // One line on stderr, so that a redirected listing is never silently wrong.
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert_eq!(err, format!("pnacl dis: {}: 1 error; first: {}\n", pexe.display(), lines[at]));
+}
+
+#[test]
+fn textual_records_of_a_malformed_pexe_end_with_the_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let pexe = pexe_of_records(dir.path(), BAD_RET);
+    // Make the function block's length word run past the end of the module: its enter
+    // record (abbreviation id, block id and width: 14 bits) is followed, 32-bit aligned,
+    // by the length.
+    let listing = String::from_utf8(pnacl(&[os("dis"), pexe.as_os_str()]).stdout).unwrap();
+    let enter = listing.lines().find(|l| l.contains("1: <65535, 12, 2>")).expect("function block");
+    let (byte, bit) = enter[..10].trim().split_once(':').unwrap();
+    let start = byte.parse::<usize>().unwrap() * 8 + bit.parse::<usize>().unwrap() + 14;
+    let word = start.div_ceil(32) * 4;
+    let mut bytes = std::fs::read(&pexe).unwrap();
+    bytes[word..word + 4].copy_from_slice(&0xffff_0000u32.to_le_bytes());
+    std::fs::write(&pexe, &bytes).unwrap();
+    let o = pnacl(&[os("dis"), os("--format"), os("tbc"), pexe.as_os_str()]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let last = out.lines().last().unwrap_or_default();
+    assert!(out.starts_with("65535,8,2;\n1,1;\n") && last.starts_with("Error("), "{out}");
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert_eq!(err, format!("pnacl dis: {}: 1 error; first: {last}\n", pexe.display()));
 }
 
 #[test]

@@ -87,11 +87,15 @@ pub fn records_to_bitcode(text: &str) -> Result<Vec<u8>, TextError> {
 
 /// Writes the records of any bitstream as text: blocks as `65535,ID,2;` / `65534;`, every
 /// record by its values. The abbreviations block and abbreviation definitions are left out,
-/// since the format has none. Fails on a malformed bitstream.
+/// since the format has none. Fails on a malformed bitstream, with `out` holding the
+/// records read before the fault.
 pub fn bitcode_to_records(bytes: &[u8], out: &mut String) -> Result<(), pnacl_bitstream::Error> {
     let container = Container::detect(bytes)?;
     let (stream, start) = container.stream(bytes);
     let mut c = Cursor::new(stream, start, 2)?;
+    if let Container::Pexe { header } = &container {
+        c.set_align_records(header.fields.iter().any(|f| f.id == pnacl_bitstream::FIELD_ALIGN_RECORDS));
+    }
     let mut skip_depth: Option<usize> = None;
     loop {
         let depth = c.depth();

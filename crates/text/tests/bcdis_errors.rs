@@ -6,10 +6,10 @@
 //! the §7.4 table at test time: for each case whose last column says pnacl-bcdis is
 //! checked, its backquoted `Error(B:b): ...` lines must appear verbatim, its bare messages
 //! as the message of an error line, and a case documented as clean must list without
-//! error. Backquoted assembly lines (`call void @f0(i8 %c1);`) are the refused record's
-//! PNaClAsm, which pnacl-bcdis prints and `pnacl dis` does not (it prints the record, then
-//! the error, then stops); when such a case has no message of its own in the bcdis
-//! column, the translator's message (third column) is the one pnacl-bcdis prints too.
+//! error. Backquoted assembly lines (`call void @f0(i8 %c1);`) are the faulty record's
+//! PNaClAsm, which pnacl-bcdis prints before the error, going on after it; when such a case
+//! has no message of its own in the bcdis column, the translator's message (third column)
+//! is the one pnacl-bcdis prints too.
 
 use std::path::PathBuf;
 
@@ -70,7 +70,7 @@ fn malformed_inputs_give_the_documented_errors() {
         }
         let mut messages = Vec::new();
         let mut exact = Vec::new();
-        let mut refused_asm = 0;
+        let mut refused_asm = Vec::new();
         for q in quoted(&case.bcdis) {
             if let Some(m) = q.strip_prefix("Error(…): ") {
                 // The position is elided in the notes: check the message.
@@ -78,7 +78,7 @@ fn malformed_inputs_give_the_documented_errors() {
             } else if q.starts_with("Error(") {
                 exact.push(q);
             } else if q.ends_with(';') {
-                refused_asm += 1;
+                refused_asm.push(q);
             } else {
                 messages.push(q);
             }
@@ -96,28 +96,28 @@ fn malformed_inputs_give_the_documented_errors() {
             let message = got.split_once("): ").map(|(_, m)| m);
             assert_eq!(message, Some(m.as_str()), "{}: {got}", case.name);
         }
-        // The error is the last line, right after the refused record's line.
-        assert_eq!(lines.last(), Some(&got), "{}", case.name);
-        report.push(format!(
-            "{}: {got}{}",
-            case.name,
-            if refused_asm > 0 { " (refused record's PNaClAsm not printed)" } else { "" }
-        ));
+        // The faulty record's assembly is on the line just before the error.
+        let at = lines.iter().position(|l| *l == got).expect("error line");
+        for asm in &refused_asm {
+            assert!(lines[at - 1].ends_with(asm.as_str()), "{}: {asm} before the error:\n{listing}", case.name);
+        }
+        report.push(format!("{}: {got}", case.name));
     }
     println!("{}", report.join("\n"));
 }
 
-/// The error line follows everything before the fault, including the refused record's
-/// record column at its address.
+/// The error line follows the faulty record's lines, and the listing goes on to the end.
 #[test]
-fn the_refused_record_is_listed_before_the_error() {
+fn the_faulty_record_is_listed_before_the_error() {
     let text = std::fs::read_to_string(input("call-fcn-bad-param-type")).expect("input");
     let bytes = pnacl_text::tbc::records_to_bitcode(&text).expect("records");
     let mut out = Vec::new();
     pnacl_text::dis::disassemble(&bytes, &Default::default(), &mut out).expect("in-memory output");
     let listing = String::from_utf8(out).expect("ASCII");
-    let tail: Vec<&str> = listing.lines().rev().take(3).collect();
-    assert_eq!(tail[0], "Error(136:0): Parameter 1 mismatch: i8 and i32");
-    assert!(tail[1].starts_with("     136:0|    3: <34, 0, 5, 2>"), "{}", tail[1]);
-    assert!(tail[2].ends_with("|    %v0 = add i8 %c1, %c1;"), "{}", tail[2]);
+    let lines: Vec<&str> = listing.lines().collect();
+    let at = lines.iter().position(|l| *l == "Error(136:0): Parameter 1 mismatch: i8 and i32").expect("error");
+    assert!(lines[at - 1].starts_with("     136:0|    3: <34, 0, 5, 2>"), "{}", lines[at - 1]);
+    assert!(lines[at - 1].ends_with("|    call void @f0(i8 %c1);"), "{}", lines[at - 1]);
+    assert!(lines[at - 2].ends_with("|    %v0 = add i8 %c1, %c1;"), "{}", lines[at - 2]);
+    assert_eq!(lines.last(), Some(&"     144:0|0: <65534>                   |}"));
 }

@@ -202,7 +202,14 @@ impl Tokens {
     }
 }
 
-/// Appends `v` in decimal.
+/// The two-digit decimal numbers 00 to 99, back to back.
+const DIGIT_PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+/// Appends `v` in decimal (two digits per division: most of a listing is numbers).
 #[inline]
 pub(crate) fn push_decimal(s: &mut Vec<u8>, mut v: u64) {
     if v < 10 {
@@ -211,10 +218,19 @@ pub(crate) fn push_decimal(s: &mut Vec<u8>, mut v: u64) {
     }
     let mut buf = [0u8; 20];
     let mut i = buf.len();
-    while v > 0 {
+    while v >= 100 {
+        let pair = (v % 100) as usize * 2;
+        v /= 100;
+        i -= 2;
+        buf[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    }
+    if v >= 10 {
+        let pair = v as usize * 2;
+        i -= 2;
+        buf[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    } else {
         i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
+        buf[i] = b'0' + v as u8;
     }
     s.extend_from_slice(&buf[i..]);
 }
@@ -399,6 +415,15 @@ pub(crate) fn push_spaces(s: &mut Vec<u8>, n: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decimals() {
+        for v in [0, 7, 10, 99, 100, 101, 999, 1000, 65535, 4294967293, u64::MAX] {
+            let mut s = Vec::new();
+            push_decimal(&mut s, v);
+            assert_eq!(s, v.to_string().as_bytes());
+        }
+    }
 
     /// `foobar(Value1, Value2, Value3)` with the clusters of the original formatter's unit
     /// test (`<<<foobar(>` `<Value1,>>` `<Value2,>` `<Value3>)>`).

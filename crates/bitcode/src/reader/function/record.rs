@@ -218,7 +218,8 @@ impl FnState {
                 if tt != ft {
                     return Err(err(pos, Rule::Select, format!("Select operands not same type. Found: {tt} and {ft}")));
                 }
-                if ct.element() != Ty::I1 || ct.lanes() != tt.lanes() {
+                // A scalar i1 picks whole operands (as LLVM allows); an i1 vector picks lanes.
+                if ct != Ty::I1 && (ct.element() != Ty::I1 || ct.lanes() != tt.lanes()) {
                     return Err(err(
                         pos,
                         Rule::Select,
