@@ -54,7 +54,7 @@ Exit statuses:
   2    usage error
   3    check violations: the input breaks the PNaCl ABI (check; finalize, simplify, cc and
        compile refuse such a pexe)
-  4    internal error (pnacl's output does not read back)
+  4    internal error (a rewritten pexe reads back differently)
   141  standard output is a closed pipe (the process ends by SIGPIPE, quietly)
   run: the guest's own status; 125 the pexe cannot be loaded; 126 unsupported (a browser
   (PPAPI) pexe); 134 the guest trapped.

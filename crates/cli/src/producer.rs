@@ -59,12 +59,13 @@ pub fn freeze_bytes(m: &mut Module, history: Option<&[String]>, options: &Freeze
 
 /// Checks the pexe `bytes` made from `name` before it is written: fails with
 /// [`crate::status::VIOLATIONS`] after reporting each ABI violation (with its position in
-/// the pexe), or with [`crate::status::INTERNAL`] if it does not read back.
+/// the pexe), and with the same status if the PNaCl reader refuses it: a rule of the format
+/// the input breaks (a module without functions, say), which freeze does not check.
 pub fn check_bytes(command: &str, bytes: &[u8], name: &str) -> Result<(), Failure> {
     let options = ReadOptions { defer_abi: true, no_layout: true, positions: true, ..ReadOptions::default() };
     let module = pnacl_bitcode::read_parallel(bytes, options).map_err(|e| {
-        Failure::input(name, format!("internal error: the pexe does not read back: {e}"))
-            .with_status(crate::status::INTERNAL)
+        Failure::input(name, format!("the pexe would break a rule of PNaCl bitcode: {e}; nothing written"))
+            .with_status(crate::status::VIOLATIONS)
     })?;
     let violations = pnacl_verify::verify(&module);
     if violations.is_empty() {
