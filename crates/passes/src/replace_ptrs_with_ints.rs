@@ -222,8 +222,9 @@ impl<'a> Rewriter<'a> {
     }
 
     fn run(mut self) -> Result<(), PassError> {
-        let nblocks = self.func().blocks.len();
-        for b in 0..nblocks {
+        // Definitions before uses: blocks in reverse post-order (a block's dominators come
+        // before it), then any unreachable ones.
+        for b in reverse_post_order(self.func()) {
             let old = std::mem::take(&mut self.m.functions[self.f.0 as usize].blocks[b].insts);
             let mut list = Vec::with_capacity(old.len());
             for id in old {
@@ -402,4 +403,37 @@ impl<'a> Rewriter<'a> {
         let at = blk.insts.len().saturating_sub(1);
         blk.insts.splice(at..at, ids);
     }
+}
+
+/// The blocks of `f` in reverse post-order from the entry, then the unreachable ones.
+fn reverse_post_order(f: &pnacl_llvm::ir::Function) -> Vec<usize> {
+    let n = f.blocks.len();
+    let mut seen = vec![false; n];
+    let mut post = Vec::with_capacity(n);
+    // Iterative depth-first search: (block, its successors, next successor to visit).
+    let succ = |b: usize| -> Vec<usize> {
+        f.blocks[b].insts.last().map_or(Vec::new(), |&t| {
+            f.inst(t).kind.successors().into_iter().map(|s| s.0 as usize).filter(|&s| s < n).collect()
+        })
+    };
+    if n > 0 {
+        let mut stack = vec![(0usize, succ(0), 0usize)];
+        seen[0] = true;
+        while let Some((b, ss, next)) = stack.last_mut() {
+            if let Some(&s) = ss.get(*next) {
+                *next += 1;
+                if !seen[s] {
+                    seen[s] = true;
+                    let s_succ = succ(s);
+                    stack.push((s, s_succ, 0));
+                }
+            } else {
+                post.push(*b);
+                stack.pop();
+            }
+        }
+    }
+    post.reverse();
+    post.extend((0..n).filter(|&b| !seen[b]));
+    post
 }
