@@ -40,6 +40,9 @@ pub struct Args {
     /// Write the pexe even if it breaks the PNaCl ABI.
     #[arg(long)]
     pub no_verify: bool,
+    /// Compress the pexe (as `pnacl compress` does) after checking it.
+    #[arg(long)]
+    pub compress: bool,
     /// C sources (`.c`), LLVM bitcode (`.bc`) and clang options, in any order.
     #[arg(required = true, allow_hyphen_values = true, num_args = 1.., trailing_var_arg = true)]
     pub args: Vec<OsString>,
@@ -66,6 +69,7 @@ struct CommandLine {
     emit_llvm: bool,
     nostdlib: bool,
     no_verify: bool,
+    compress: bool,
     sources: Vec<PathBuf>,
     bitcode: Vec<PathBuf>,
     clang_options: Vec<OsString>,
@@ -78,6 +82,7 @@ fn split(raw: &[OsString]) -> Result<CommandLine, String> {
         emit_llvm: false,
         nostdlib: false,
         no_verify: false,
+        compress: false,
         sources: Vec::new(),
         bitcode: Vec::new(),
         clang_options: Vec::new(),
@@ -94,10 +99,11 @@ fn split(raw: &[OsString]) -> Result<CommandLine, String> {
             "--emit-llvm" => line.emit_llvm = true,
             "--nostdlib" => line.nostdlib = true,
             "--no-verify" => line.no_verify = true,
+            "--compress" => line.compress = true,
             "--clang" => line.clang = Some(PathBuf::from(it.next().ok_or("`--clang` needs a path")?)),
             _ => {}
         }
-        if matches!(s.as_ref(), "--emit-llvm" | "--nostdlib" | "--no-verify" | "--clang") {
+        if matches!(s.as_ref(), "--emit-llvm" | "--nostdlib" | "--no-verify" | "--compress" | "--clang") {
             continue;
         }
         if s == "-c" || s == "-S" || s == "-emit-llvm" {
@@ -179,6 +185,7 @@ fn cc(args: &Args) -> Result<i32, Failure> {
         return Ok(status::SUCCESS);
     }
     let bytes = simplify::finalize("cc", &mut m, &name, args.no_verify || line.no_verify)?;
+    let bytes = if args.compress || line.compress { producer::compress_bytes(&bytes, &name)? } else { bytes };
     output::write(&output, Content::Binary, &bytes)?;
     Ok(status::SUCCESS)
 }

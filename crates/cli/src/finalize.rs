@@ -12,7 +12,8 @@ use std::path::PathBuf;
 #[command(after_help = "Exit status 3 when the pexe would break the PNaCl ABI (each violation is reported, nothing \
                         is written).\n\n\
                         Examples:\n  pnacl finalize part2_unstripped.bc -o part2.pexe\n  \
-                        pnacl finalize --no-verify experiment.bc -o experiment.pexe")]
+                        pnacl finalize --no-verify experiment.bc -o experiment.pexe\n  \
+                        pnacl finalize --compress part2_unstripped.bc -o part2.pexe")]
 pub struct Args {
     /// The LLVM bitcode file, already ABI-simplified (an SDK `*_unstripped.bc`, or the
     /// output of `pnacl simplify --emit-bitcode`).
@@ -23,6 +24,9 @@ pub struct Args {
     /// Write the pexe even if it breaks the PNaCl ABI.
     #[arg(long)]
     pub no_verify: bool,
+    /// Compress the pexe (as `pnacl compress` does) after checking it.
+    #[arg(long)]
+    pub compress: bool,
     /// The PNaCl writer version whose type-table order to reproduce (default: 2015 for
     /// bitcode written by LLVM 3.6 and older, else 2016).
     #[arg(long, value_enum)]
@@ -45,6 +49,7 @@ fn finalize(args: &Args) -> Result<i32, Failure> {
     if !args.no_verify {
         producer::check_bytes("finalize", &bytes, &name)?;
     }
+    let bytes = if args.compress { producer::compress_bytes(&bytes, &name)? } else { bytes };
     output::write(&args.output, Content::Binary, &bytes)?;
     Ok(status::SUCCESS)
 }

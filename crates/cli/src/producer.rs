@@ -57,6 +57,18 @@ pub fn freeze_bytes(m: &mut Module, history: Option<&[String]>, options: &Freeze
     pnacl_bitcode::write(&pm, Abbrevs::Standard).map_err(|e| format!("internal error: {e}"))
 }
 
+/// Rewrites the pexe `bytes` made from `name` with abbreviations searched for it, as
+/// `pnacl compress` does (`--compress` of `finalize`, `simplify` and `cc`). The compressor
+/// reads its output back and compares it with its input before returning it.
+pub fn compress_bytes(bytes: &[u8], name: &str) -> Result<Vec<u8>, Failure> {
+    let options = ReadOptions { defer_abi: true, ..ReadOptions::default() };
+    let module = pnacl_bitcode::read_with(bytes, options, &mut pnacl_bitcode::NoListener)
+        .map_err(|e| Failure::input(name, format!("internal error: the pexe made does not read back: {e}")))?;
+    pnacl_compress::compress(&module, pnacl_compress::Effort::Default)
+        .map(|c| c.bytes)
+        .map_err(|e| Failure::input(name, format!("{e}; nothing written")).with_status(crate::status::INTERNAL))
+}
+
 /// Checks the pexe `bytes` made from `name` before it is written: fails with
 /// [`crate::status::VIOLATIONS`] after reporting each ABI violation (with its position in
 /// the pexe), and with the same status if the PNaCl reader refuses it: a rule of the format

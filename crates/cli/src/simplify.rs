@@ -38,6 +38,9 @@ pub struct Args {
     /// Write the pexe even if it breaks the PNaCl ABI.
     #[arg(long)]
     pub no_verify: bool,
+    /// Compress the pexe (as `pnacl compress` does) after checking it.
+    #[arg(long)]
+    pub compress: bool,
 }
 
 /// Runs the command; returns the process exit status.
@@ -68,6 +71,7 @@ fn simplify(args: &Args) -> Result<i32, Failure> {
         return Ok(status::SUCCESS);
     }
     let bytes = finalize("simplify", &mut m, &module_name, args.no_verify)?;
+    let bytes = if args.compress { producer::compress_bytes(&bytes, &module_name)? } else { bytes };
     output::write(&args.output, Content::Binary, &bytes)?;
     Ok(status::SUCCESS)
 }

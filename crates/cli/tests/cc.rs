@@ -290,3 +290,40 @@ fn simplify_options() {
         .expect("llvm-as-19");
     assert!(o.status.success(), "llvm-as-19 refuses the simplified module: {}", String::from_utf8_lossy(&o.stderr));
 }
+
+/// `--compress` (of cc, and so of the finalize step simplify and finalize share) writes the
+/// pexe `pnacl compress` makes of the uncompressed one: smaller, the same IR, the same run.
+#[test]
+fn compress_option_writes_the_compressed_pexe() {
+    let dir = scratch();
+    let src = workspace_root().join("examples/hello.c");
+    let plain = dir.path().join("plain.pexe");
+    let small = dir.path().join("small.pexe");
+    cc(&src, "-O2", &[], &plain);
+    cc(&src, "-O2", &["--compress"], &small);
+    let plain_bytes = std::fs::read(&plain).expect("plain pexe");
+    let small_bytes = std::fs::read(&small).expect("compressed pexe");
+    assert!(small_bytes.len() < plain_bytes.len(), "{} >= {} bytes", small_bytes.len(), plain_bytes.len());
+
+    let again = dir.path().join("again.pexe");
+    let o = pnacl(&["compress".as_ref(), plain.as_os_str(), "-o".as_ref(), again.as_os_str()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read(&again).expect("recompressed"), small_bytes, "cc --compress differs from compress");
+
+    let listing = |p: &Path| {
+        let o = pnacl(&[
+            "rewrite".as_ref(),
+            "--abbrevs".as_ref(),
+            "standard".as_ref(),
+            p.as_os_str(),
+            "-o".as_ref(),
+            "-".as_ref(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        o.stdout
+    };
+    assert_eq!(listing(&plain), listing(&small), "compression changed the module");
+    let (a, b) = (run_pexe(&plain, &[]), run_pexe(&small, &[]));
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    assert_eq!((a.status.code(), a.stdout), (b.status.code(), b.stdout));
+}
