@@ -11,7 +11,10 @@
 //! - an SDK-style leftover written here, with debug information (`!dbg` attachments,
 //!   `llvm.dbg.value` calls, a compile unit, subprograms, variables), module flags,
 //!   `llvm.ident` and attributes, finalizes into a pexe that passes `pnacl check` and equals
-//!   `freeze` of the same module written without any of it.
+//!   `freeze` of the same module written without any of it;
+//! - the one real SDK leftover of the corpus, `llvm/part2_unstripped.bc` (LLVM 3.x, debug
+//!   information), finalizes into a clean pexe with only `_start` and intrinsic names, which
+//!   thaw → llvm-as-14 → finalize gives back (up to the symbol table's order).
 
 #[path = "common/freeze.rs"]
 mod common;
@@ -249,4 +252,46 @@ fn finalize_strips_debug_info_metadata_flags_attributes_and_names() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && !refused.exists(), "freeze wrote a pexe with debug info in it: {stderr}");
     assert!(stderr.contains("llvm.dbg.value") && stderr.contains("metadata"), "{stderr}");
+}
+
+/// A real SDK leftover: `llvm/part2_unstripped.bc` (the Pepper 49 SDK's getting_started
+/// part 2, LLVM 3.x bitcode with debug information, which `llvm-dis-14` cannot read). Its
+/// shipped pexe is not in the corpus, so: finalize must write a pexe that passes `pnacl
+/// check`, names nothing but `_start` and the intrinsics (no `llvm.dbg.*`), is recognised
+/// as the browser application it is, and comes back from thaw → llvm-as-14 → finalize.
+#[test]
+fn finalize_of_an_sdk_unstripped_bc_is_clean_and_stable() {
+    let input = pnacl_testutil::corpus_dir().join("llvm/part2_unstripped.bc");
+    assert!(input.is_file(), "{} is missing", input.display());
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let pexe = dir.path().join("part2.pexe");
+    pnacl_ok("pnacl finalize", ["finalize".as_ref(), input.as_os_str(), "-o".as_ref(), pexe.as_os_str()])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let check = pnacl(["check".as_ref(), pexe.as_os_str()]);
+    assert!(check.status.success(), "pnacl check: {}", String::from_utf8_lossy(&check.stderr));
+    let bytes = std::fs::read(&pexe).unwrap();
+    let m = pnacl_bitcode::read(&bytes).expect("the finalized pexe reads");
+    let names: Vec<String> = m.symtab.iter().flatten().map(|s| String::from_utf8_lossy(&s.name).into_owned()).collect();
+    assert!(names.iter().any(|n| n == "_start"), "{names:?}");
+    for n in &names {
+        assert!(
+            n == "_start" || (n.starts_with("llvm.") && !n.starts_with("llvm.dbg.")),
+            "name {n:?} left in {names:?}"
+        );
+    }
+    let run = pnacl(["run".as_ref(), pexe.as_os_str()]);
+    assert_eq!(run.status.code(), Some(126), "a PPAPI pexe: {}", String::from_utf8_lossy(&run.stderr));
+
+    let (ll, bc, again) = (dir.path().join("part2.ll"), dir.path().join("part2.bc"), dir.path().join("again.pexe"));
+    pnacl_ok(
+        "pnacl thaw",
+        ["thaw".as_ref(), "--typed-pointers".as_ref(), pexe.as_os_str(), "-o".as_ref(), ll.as_os_str()],
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assemble(&llvm_tool("llvm-as", 14), &ll, &bc).unwrap_or_else(|e| panic!("{e}"));
+    pnacl_ok("pnacl finalize", ["finalize".as_ref(), bc.as_os_str(), "-o".as_ref(), again.as_os_str()])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let result = compare(&std::fs::read(&again).unwrap(), &bytes);
+    println!("part2_unstripped.bc: finalize of its thawed pexe: {result:?}");
+    assert!(matches!(result, Same::Identical | Same::VstOrderOnly), "{result:?}");
 }
