@@ -174,19 +174,13 @@ fn nth_inst(m: &Module, func: FuncId, k: usize) -> InstId {
 fn function_error(m: &Module, func: FuncId, inst: Option<InstId>, r: Refusal) -> FreezeError {
     let f = &m.functions[func.0 as usize];
     let what = match inst {
-        Some(i) => describe(m, f, i),
+        Some(i) => describe(m, func, i),
         None => "the function's signature".into(),
     };
     FreezeError::Function { function: f.props.name.clone(), what, reason: r.reason }
 }
 
-/// A one-line description of an instruction for messages.
-fn describe(m: &Module, f: &Function, i: InstId) -> String {
-    let inst = f.inst(i);
-    let op = inst.kind.opcode_name();
-    let ty = types::type_name(m, inst.ty);
-    match &inst.name {
-        Some(n) => format!("%{n} = {op} ({ty})"),
-        None => format!("{op} ({ty})"),
-    }
+/// The instruction as LLVM IR text, for messages.
+fn describe(m: &Module, func: FuncId, i: InstId) -> String {
+    pnacl_llvm::print::instruction(m, func.0 as usize, i, &pnacl_llvm::print::PrintOptions::default())
 }

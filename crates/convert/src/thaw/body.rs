@@ -26,7 +26,9 @@ struct Thaw<'a> {
     pm: &'a PModule,
     func: FuncId,
     body: &'a FunctionBody,
-    /// Every PNaCl value in scope, by absolute id.
+    /// The module-level values (absolute ids below `module.len()`).
+    module: &'a [Src],
+    /// The function's own values in scope, by absolute id less `module.len()`.
     srcs: Vec<Src>,
     /// Blocks under construction.
     blocks: Vec<Block>,
@@ -38,16 +40,13 @@ struct Thaw<'a> {
     alloca_casts: std::collections::HashMap<(InstId, CastOp, TypeId), InstId>,
 }
 
-/// Thaws the body of function `func` into the model.
-pub(super) fn thaw_body(
-    m: &mut Module,
-    pm: &PModule,
-    func: FuncId,
-    sig: &Signature,
-    body: &FunctionBody,
-) -> Result<(), ThawError> {
-    let space = pm.value_space(func.0);
-    let mut srcs = Vec::with_capacity(space.first_inst() as usize + body.insts.len());
+/// The module-level values every body sees (functions, then globals), made once per module
+/// and shared by the bodies (making them per body made thawing quadratic in the module).
+pub(super) struct ModuleSrcs(Vec<Src>);
+
+/// The [`ModuleSrcs`] of the module being thawed.
+pub(super) fn module_srcs(m: &mut Module, pm: &PModule) -> ModuleSrcs {
+    let mut srcs = Vec::with_capacity(pm.functions.len() + pm.globals.len());
     for f in 0..pm.functions.len() {
         let c = m.consts.intern(Const::Function(FuncId(f as u32)));
         let ty = m.const_type(c).expect("function pointer types are interned");
@@ -58,6 +57,22 @@ pub(super) fn thaw_body(
         let ty = m.const_type(c).expect("global pointer types are interned");
         srcs.push(Src::Ptr(Value::Const(c), ty));
     }
+    ModuleSrcs(srcs)
+}
+
+/// Thaws the body of function `func` into the model.
+pub(super) fn thaw_body(
+    m: &mut Module,
+    pm: &PModule,
+    module: &ModuleSrcs,
+    func: FuncId,
+    sig: &Signature,
+    body: &FunctionBody,
+) -> Result<(), ThawError> {
+    let space = pm.value_space(func.0);
+    let module = module.0.as_slice();
+    // The function's own values, from absolute id `module.len()` on.
+    let mut srcs = Vec::with_capacity((space.first_inst() as usize + body.insts.len()).saturating_sub(module.len()));
     for i in 0..sig.params.len() {
         srcs.push(Src::Num(Value::Arg(i as u32)));
     }
@@ -82,7 +97,7 @@ pub(super) fn thaw_body(
             continue;
         }
         let id = InstId(insts.len() as u32);
-        let k = srcs.len() as u32 - space.first_inst();
+        let k = (module.len() + srcs.len()) as u32 - space.first_inst();
         insts.push(Inst { kind: InstKind::Unreachable, ty: TypeId(0), name: Some(format!("v{k}")) });
         let src = match *inst {
             PInst::Alloca { .. } => {
@@ -97,8 +112,18 @@ pub(super) fn thaw_body(
         };
         srcs.push(src);
     }
-    let mut t =
-        Thaw { m, pm, func, body, srcs, blocks: Vec::new(), insts, phis: Vec::new(), alloca_casts: Default::default() };
+    let mut t = Thaw {
+        m,
+        pm,
+        func,
+        body,
+        module,
+        srcs,
+        blocks: Vec::new(),
+        insts,
+        phis: Vec::new(),
+        alloca_casts: Default::default(),
+    };
     t.build()?;
     t.place_alloca_casts();
     let f = &mut t.m.functions[func.0 as usize];
@@ -110,7 +135,12 @@ pub(super) fn thaw_body(
 
 impl Thaw<'_> {
     fn src(&self, v: ValueId) -> Result<Src, ThawError> {
-        self.srcs.get(v.0 as usize).copied().ok_or_else(|| ThawError(format!("value {} out of range", v.0)))
+        let v = v.0 as usize;
+        let src = match v.checked_sub(self.module.len()) {
+            None => self.module.get(v),
+            Some(local) => self.srcs.get(local),
+        };
+        src.copied().ok_or_else(|| ThawError(format!("value {v} out of range")))
     }
 
     fn pnacl_type(&self, v: ValueId) -> Ty {

@@ -108,9 +108,11 @@ pub fn thaw(pm: &PModule, options: &ThawOptions) -> Result<Module, ThawError> {
         let init = global_init(&mut m, pm, g)?;
         m.globals[i].init = Some(init);
     }
+    let mut module_srcs = None;
     for (i, f) in pm.functions.iter().enumerate() {
         if let Some(b) = &f.body {
-            body::thaw_body(&mut m, pm, FuncId(i as u32), &sigs[i], b)?;
+            let srcs = module_srcs.get_or_insert_with(|| body::module_srcs(&mut m, pm));
+            body::thaw_body(&mut m, pm, srcs, FuncId(i as u32), &sigs[i], b)?;
         }
     }
     if made_by_2015_writer(&m, pm) {

@@ -72,6 +72,16 @@ pub fn print(m: &Module, options: &PrintOptions) -> String {
     out
 }
 
+/// One instruction of function `func` of `m` as LLVM IR text (as [`print`] writes it in the
+/// function's body, without indentation or newline), for messages.
+pub fn instruction(m: &Module, func: usize, id: crate::ir::InstId, options: &PrintOptions) -> String {
+    let p = Printer { m, opaque: options.opaque_pointers || m.opaque_pointers, slots: ModuleSlots::new(m) };
+    let f = &m.functions[func];
+    let mut out = String::new();
+    p.instruction(&mut out, func as u32, f, id, &LocalNames::new(m, f));
+    out
+}
+
 struct Printer<'m> {
     pub m: &'m Module,
     pub opaque: bool,
