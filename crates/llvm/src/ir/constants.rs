@@ -1,7 +1,7 @@
 //! Constants, interned per module as LLVM uniques them.
 
-use super::instructions::{BinaryOp, CastOp, FloatPred, IntPred};
 use super::module::{AliasId, BlockId, FuncId, GlobalId};
+use super::operators::{BinaryOp, CastOp, FloatPred, IntPred};
 use super::types::TypeId;
 use std::collections::HashMap;
 

@@ -8,19 +8,20 @@
 //! argument or an instruction result. Pointers are typed (`i32*`) or opaque (`ptr`), as the
 //! input had them ([`Module::opaque_pointers`]).
 
+mod attributes;
 mod constants;
 mod edit;
 mod instructions;
 mod module;
+mod operators;
 mod types;
 
+pub use attributes::{Attr, Attrs, attr_kind};
 pub use constants::{Const, ConstId, Consts, ExprOp};
-pub use instructions::{
-    AsmId, Attr, Attrs, BinaryOp, CastOp, Clause, FloatPred, Inst, InstId, InstKind, IntPred, Ordering, RmwOp,
-    TailKind, Value, attr_kind, flags,
-};
+pub use instructions::{AsmId, Clause, Inst, InstId, InstKind, TailKind, Value};
 pub use module::{
     Alias, AliasId, Block, BlockId, FuncId, Function, GlobalId, GlobalProps, GlobalRef, GlobalVar, InlineAsm, Linkage,
     Module, Param, ThreadLocal, UnnamedAddr, Visibility,
 };
+pub use operators::{BinaryOp, CastOp, FloatPred, IntPred, Ordering, RmwOp, flags};
 pub use types::{StructType, Type, TypeId, Types};

@@ -1,7 +1,8 @@
 //! Modules, functions, basic blocks, global variables and aliases.
 
+use super::attributes::Attrs;
 use super::constants::{Const, ConstId, Consts};
-use super::instructions::{Attrs, Inst, InstId, InstKind, Value};
+use super::instructions::{Inst, InstId, InstKind, Value};
 use super::types::{Type, TypeId, Types};
 
 /// Index of a function in its module.
