@@ -64,7 +64,16 @@ fn simplify(args: &Args) -> Result<i32, Failure> {
     output::check_target(&args.output, content)?;
     let mut m = link_inputs(&args.inputs)?;
     let module_name = output::input_name(&args.inputs[0]);
+    let had_start = defines_start(&m);
     run_passes(&mut m, &passes, &args.print_after).map_err(|e| Failure::input(&module_name, e))?;
+    if !had_start && !args.emit_llvm && m.functions.is_empty() {
+        return Err(Failure::input(
+            &module_name,
+            "nothing defines `_start`, the entry point and only symbol a pexe exports, so every function \
+             was removed as unused (link the module that defines it; `pnacl cc` links pnacl's C library, \
+             which does)",
+        ));
+    }
     if args.emit_llvm {
         let text = print(&m, &PrintOptions { opaque_pointers: true });
         output::write(&args.output, Content::Text, text.as_bytes())?;
@@ -119,6 +128,11 @@ pub fn finalize(command: &str, m: &mut Module, name: &str, no_verify: bool) -> R
         producer::check_bytes(command, &bytes, name)?;
     }
     Ok(bytes)
+}
+
+/// True if `m` defines a function named `_start`.
+fn defines_start(m: &Module) -> bool {
+    m.functions.iter().any(|f| f.props.name == "_start" && !f.is_declaration())
 }
 
 fn known_passes() -> String {

@@ -267,6 +267,24 @@ fn simplify_options() {
     assert_eq!(o.status.code(), Some(2), "an unknown pass is a usage error");
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown pass `no-such-pass`"));
 
+    // Without `_start` nothing is exported, so nothing survives: said as such.
+    let lib = dir.path().join("lib.c");
+    std::fs::write(&lib, "int twice(int x) { return 2 * x; }\n").expect("write");
+    let lib_bc = dir.path().join("lib.bc");
+    let o = Command::new(&clang)
+        .args(["-target", "le32-unknown-nacl", "-emit-llvm", "-c", "-O0", "-ffreestanding", "-nostdinc"])
+        .arg(&lib)
+        .arg("-o")
+        .arg(&lib_bc)
+        .output()
+        .expect("clang");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = dir.path().join("lib.pexe");
+    let o = pnacl(&["simplify".as_ref(), lib_bc.as_os_str(), "-o".as_ref(), out.as_os_str()]);
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("nothing defines `_start`"));
+    assert!(!out.exists(), "a pexe was written");
+
     let ll = dir.path().join("s.ll");
     let o = pnacl(&[
         "simplify".as_ref(),

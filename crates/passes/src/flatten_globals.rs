@@ -57,6 +57,21 @@ fn address(m: &Module, c: ConstId) -> Result<Option<(ConstId, i64)>, String> {
     }
 }
 
+/// The value of a constant that names no global: an integer, or casts and sums of them.
+fn absolute(m: &Module, c: ConstId) -> Option<i64> {
+    match m.consts.get(c) {
+        Const::Expr { op, operands, .. } => match op {
+            ExprOp::Cast(CastOp::Bitcast | CastOp::PtrToInt | CastOp::IntToPtr | CastOp::AddrSpaceCast) => {
+                absolute(m, operands[0])
+            }
+            ExprOp::Binary(BinaryOp::Add, _) => Some(absolute(m, operands[0])?.wrapping_add(absolute(m, operands[1])?)),
+            ExprOp::Binary(BinaryOp::Sub, _) => Some(absolute(m, operands[0])?.wrapping_sub(absolute(m, operands[1])?)),
+            _ => None,
+        },
+        _ => int_value(m, c),
+    }
+}
+
 /// The sign-extended value of an integer constant.
 fn int_value(m: &Module, c: ConstId) -> Option<i64> {
     match m.consts.get(c) {
@@ -141,7 +156,12 @@ impl Flat {
                 _ => return Err("an aggregate of a scalar type".into()),
             },
             _ => {
-                if let Some((g, addend)) = address(m, c)? {
+                // A pointer that is a plain number (a C++ vtable's offset-to-top, `inttoptr
+                // (i32 -8 to ptr)`) is data, not a relocation.
+                if let Some(v) = absolute(m, c).filter(|&v| v != 0) {
+                    let n = m.types.store_size(t).unwrap_or(4) as usize;
+                    self.bytes.extend_from_slice(&v.to_le_bytes()[..n.min(8)]);
+                } else if let Some((g, addend)) = address(m, c)? {
                     if m.types.store_size(t) != Some(4) {
                         return Err("an address stored in other than 4 bytes".into());
                     }

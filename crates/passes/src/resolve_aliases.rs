@@ -32,8 +32,9 @@ impl Pass for ResolveAliases {
             }
         }
         m.replace_constants(&map);
-        m.aliases.clear();
-        m.name_order.retain(|r| !matches!(r, pnacl_llvm::ir::GlobalRef::Alias(_)));
+        // Through `retain_aliases`, so that the now unused `Const::Alias` entries go too (left
+        // behind, they named aliases that no longer exist).
+        m.retain_aliases(|_, _| false);
         Ok(())
     }
 }
