@@ -191,6 +191,25 @@ fn a_huge_alloca_exhausts_the_guest_stack() {
 }
 
 #[test]
+fn a_static_frame_first_needed_on_one_path_is_checked_there() {
+    // The entry block's constant alloca (larger than the whole main stack) is used on one
+    // path only: its frame is allocated there, and exhausts the guest stack there; the
+    // other path never needs it.
+    let dir = tempfile::tempdir().unwrap();
+    let body = "  %b0:\n    %v0 = alloca i8, i32 %c0, align 16;\n    %v1 = icmp eq i32 %p0, %c1;\n    \
+                br i1 %v1, label %b1, label %b2;\n  %b1:\n    ret i32 %c1;\n  %b2:\n    \
+                store i32 %p0, i32* %v0, align 1;\n    %v2 = load i32* %v0, align 1;\n    ret i32 %v2;";
+    let constants = [("i32", "16777200"), ("i32", "0")];
+    let case = trap_case(&[Ty::I32], &constants, body, vec![Val::i32(0)]);
+    assert_eq!(exit_value(&run(&case, dir.path(), "late_frame_unused", &[])), 0);
+    let case = trap_case(&[Ty::I32], &constants, body, vec![Val::i32(1)]);
+    assert_trap(&run(&case, dir.path(), "late_frame_used", &[]), "guest stack exhausted", "@f0");
+    let constants = [("i32", "4096"), ("i32", "0")];
+    let case = trap_case(&[Ty::I32], &constants, body, vec![Val::i32(7)]);
+    assert_eq!(exit_value(&run(&case, dir.path(), "late_frame_small", &[])), 7);
+}
+
+#[test]
 fn division_by_zero_and_overflow_trap() {
     let dir = tempfile::tempdir().unwrap();
     for (i, op) in ["udiv", "sdiv", "urem", "srem"].into_iter().enumerate() {

@@ -211,6 +211,13 @@ impl Files {
         self.peek(fd)
     }
 
+    /// True if guest descriptor `fd` is the host's standard output itself (without taking
+    /// a reference to it: the hot path of the guest's writes).
+    pub fn is_host_stdout(&self, fd: i32) -> bool {
+        let s = self.state();
+        usize::try_from(fd).ok().and_then(|i| s.fds.get(i)).and_then(Option::as_ref).is_some_and(|d| d.is_host_stdout())
+    }
+
     /// The descriptor `fd`, leaving collected output where it is.
     pub fn peek(&self, fd: i32) -> Result<Arc<Desc>, Errno> {
         let s = self.state();

@@ -274,6 +274,15 @@ impl Dominators {
         self.rank.get(k as usize).is_some_and(|&r| r != NONE)
     }
 
+    /// The nearest block that dominates both `a` and `b` (both reachable).
+    pub fn common_dominator(&self, a: u32, b: u32) -> Option<u32> {
+        let (&ra, &rb) = (self.rank.get(a as usize)?, self.rank.get(b as usize)?);
+        if ra == NONE || rb == NONE {
+            return None;
+        }
+        Some(self.order[intersect(&self.idom, ra, rb) as usize])
+    }
+
     /// True if block `a` dominates block `b` (both reachable; a block dominates itself).
     pub fn dominates(&self, a: u32, b: u32) -> bool {
         let (Some(&ra), Some(&rb)) = (self.rank.get(a as usize), self.rank.get(b as usize)) else { return false };

@@ -10,7 +10,9 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::immediates::Imm64;
 use cranelift_codegen::ir::types::*;
 use cranelift_codegen::ir::{ExternalName, GlobalValueData, InstBuilder, UserExternalName, Value};
-use pnacl_bitcode::ir::{BinOp, Inst, ValueId, ValueKind};
+use pnacl_bitcode::abi::IntrinsicKind;
+use pnacl_bitcode::ir::{BinOp, Dominators, Inst, ValueId, ValueKind};
+use std::collections::HashMap;
 
 /// The largest constant offset folded into a guest access (see [`Translator::addr`]): with
 /// accesses of up to 16 bytes, an access at up to this much past the last guest address
@@ -22,9 +24,73 @@ const MAX_FOLDED_OFFSET: u32 = {
 };
 
 impl Translator<'_, '_, '_> {
+    /// Decides where the entry block's constant-size allocas (the static frame) are
+    /// allocated: in the prologue, or, when the function moves the guest stack pointer in
+    /// no other way (no other alloca, no `llvm.stackrestore`, not in setjmp mode), at the
+    /// start of the nearest block that dominates every use of each alloca. Allocating the
+    /// frame there computes it from the stack pointer at entry, so it is the same frame
+    /// wherever and however often it is allocated (callees made before have restored the
+    /// stack pointer), and a function whose frame only cold paths use (newlib's `malloc`
+    /// and `free`) does not pay for it on its hot path.
+    pub(super) fn place_frame(&mut self, doms: &Dominators) {
+        if self.setjmp_mode {
+            return;
+        }
+        let body = self.body;
+        let mut frame: HashMap<u32, usize> = HashMap::new();
+        for (i, inst) in body.insts.iter().enumerate() {
+            match *inst {
+                Inst::Alloca { size, .. }
+                    if self.block_insts(0).contains(&i)
+                        && self.const_int(size).is_some_and(|n| (0..1 << 24).contains(&n)) =>
+                {
+                    if let Some(local) = self.results[i] {
+                        frame.insert(local, i);
+                    }
+                }
+                Inst::Alloca { .. } => return,
+                Inst::Call { callee, indirect_ret: None, .. }
+                    if self.env.intrinsics.get(callee.0 as usize).copied().flatten().is_some_and(|x| {
+                        matches!(x.kind, IntrinsicKind::StackRestore | IntrinsicKind::StackSave | IntrinsicKind::Setjmp)
+                    }) =>
+                {
+                    return;
+                }
+                _ => {}
+            }
+        }
+        if frame.is_empty() {
+            return;
+        }
+        let mut places: HashMap<usize, Option<u32>> = frame.values().map(|&i| (i, None)).collect();
+        for &k in &self.order {
+            for i in self.block_insts(k) {
+                body.insts[i].for_each_operand(body, |v, incoming| {
+                    let Some(local) = v.0.checked_sub(self.fg) else { return };
+                    if !matches!(self.space.kind(v), ValueKind::Inst(_)) {
+                        return;
+                    }
+                    if let Some(&a) = frame.get(&local) {
+                        let at = incoming.unwrap_or(k as u32);
+                        if !doms.is_reachable(at) {
+                            // An edge from a block that is not translated.
+                            return;
+                        }
+                        let place = places.get_mut(&a).expect("a frame alloca");
+                        *place = match *place {
+                            None => Some(at),
+                            Some(p) => Some(doms.common_dominator(p, at).unwrap_or(0)),
+                        };
+                    }
+                });
+            }
+        }
+        self.frame_places = places;
+    }
+
     /// Allocates the entry block's constant-size allocas as one frame of guest stack, with
-    /// one limit check (they run once per call, before anything else can move the stack
-    /// pointer). Their results are defined here.
+    /// one limit check, in the prologue (before anything else can move the stack pointer)
+    /// or where [`Translator::place_frame`] put them. The prologue's are defined here.
     pub(super) fn static_frame(&mut self) {
         let mut frame = Vec::new();
         let mut size: u64 = 0;
@@ -42,12 +108,44 @@ impl Translator<'_, '_, '_> {
         if frame.is_empty() {
             return;
         }
-        let base = self.alloca_bytes(size, max_align);
+        let mut now = Vec::new();
         for (i, offset) in frame {
+            self.static_allocas.push(i);
+            match self.frame_places.get(&i) {
+                // Never used: never allocated.
+                Some(None) => {}
+                Some(Some(k)) if *k != 0 => self.late_allocas.push((*k, i, offset)),
+                _ => now.push((i, offset)),
+            }
+        }
+        self.late_frame = Some((size, max_align));
+        if now.is_empty() {
+            return;
+        }
+        let base = self.alloca_bytes(size, max_align);
+        self.define_frame(base, &now);
+    }
+
+    /// Allocates the static frame at the start of block `k` if some of its allocas are
+    /// first needed there.
+    pub(super) fn late_frame_at(&mut self, k: u32) {
+        let here: Vec<(usize, u64)> =
+            self.late_allocas.iter().filter(|&&(b, _, _)| b == k).map(|&(_, i, o)| (i, o)).collect();
+        if here.is_empty() {
+            return;
+        }
+        let (size, align) = self.late_frame.expect("a static frame");
+        let sp = self.saved_sp.expect("a function with allocas saves the stack pointer");
+        let size = self.b.ins().iconst(I32, size as i64);
+        let base = self.alloca_from(sp, size, align as u32);
+        self.define_frame(base, &here);
+    }
+
+    fn define_frame(&mut self, base: Value, allocas: &[(usize, u64)]) {
+        for &(i, offset) in allocas {
             let v = self.b.ins().iadd_imm_s(base, offset as i64);
             let local = self.results[i].expect("alloca defines a value");
             self.define(local, v);
-            self.static_allocas.push(i);
         }
     }
 
@@ -58,20 +156,30 @@ impl Translator<'_, '_, '_> {
         self.alloca(size, align as u32)
     }
 
+    /// Moves the guest stack pointer down by `size` bytes, aligned down to `align`: the
+    /// new stack pointer is `(sp - size) & -align`, and it must not fall below the thread's
+    /// stack limit. Computed in 32 bits with two checks (`size <= sp`, then `new >= limit`,
+    /// unsigned), which trap exactly when the 64-bit computation would go below the limit;
+    /// it leaves Cranelift one chain of 32-bit arithmetic rather than a 64-bit one for the
+    /// check and a narrowed copy of it for the result.
     pub(super) fn alloca(&mut self, size: Value, align: u32) -> Value {
         let vmctx = self.vmctx();
         let sp = self.b.ins().load(I32, trusted(), vmctx, abi::VMCTX_GUEST_SP);
+        self.alloca_from(sp, size, align)
+    }
+
+    /// [`Translator::alloca`] from stack pointer `sp`.
+    fn alloca_from(&mut self, sp: Value, size: Value, align: u32) -> Value {
+        let vmctx = self.vmctx();
         let limit = self.b.ins().load(I32, trusted(), vmctx, abi::VMCTX_GUEST_STACK_LIMIT);
-        let sp64 = self.b.ins().uextend(I64, sp);
-        let size64 = self.b.ins().uextend(I64, size);
-        let new = self.b.ins().isub(sp64, size64);
+        let under = self.b.ins().icmp(IntCC::UnsignedLessThan, sp, size);
+        self.b.ins().trapnz(under, TrapKind::GuestStackOverflow.code());
+        let new = self.b.ins().isub(sp, size);
         let new = self.b.ins().band_imm_s(new, -i64::from(align));
-        let limit64 = self.b.ins().uextend(I64, limit);
-        let low = self.b.ins().icmp(IntCC::SignedLessThan, new, limit64);
+        let low = self.b.ins().icmp(IntCC::UnsignedLessThan, new, limit);
         self.b.ins().trapnz(low, TrapKind::GuestStackOverflow.code());
-        let new32 = self.b.ins().ireduce(I32, new);
-        self.b.ins().store(trusted(), new32, vmctx, abi::VMCTX_GUEST_SP);
-        new32
+        self.b.ins().store(trusted(), new, vmctx, abi::VMCTX_GUEST_SP);
+        new
     }
 
     /// The host address of a guest address operand, as an address and an offset to add

@@ -84,6 +84,7 @@ pub(crate) fn function(
     let setjmp_mode = calls_setjmp(env, body);
     let b = FunctionBuilder::new(&mut func, ctx);
     let mut t = Translator::new(env, f, body, b, setjmp_mode, order);
+    t.place_frame(ssa.dominators(body));
     match t.run() {
         Ok(()) => t.b.finalize(env.frontend),
         Err(e) => {
@@ -137,6 +138,14 @@ struct Translator<'e, 'a, 'b> {
     runtime_symbols: [Option<GlobalValue>; 2],
     /// The entry block's allocas already allocated by the prologue (instruction indices).
     static_allocas: Vec<usize>,
+    /// Where the static frame may be allocated late (see [`Translator::place_frame`]): the
+    /// block that dominates every use of each entry-block alloca (instruction index), or
+    /// `None` for an alloca never used. Empty when the frame is allocated in the prologue.
+    frame_places: HashMap<usize, Option<u32>>,
+    /// The static frame's size and alignment, and its allocas to define at the start of a
+    /// later block: (block, instruction, offset in the frame).
+    late_frame: Option<(u64, u64)>,
+    late_allocas: Vec<(u32, usize, u64)>,
 }
 
 impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
@@ -204,6 +213,9 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
             mem_base: None,
             runtime_symbols: [None; 2],
             static_allocas: Vec::new(),
+            frame_places: HashMap::new(),
+            late_frame: None,
+            late_allocas: Vec::new(),
         }
     }
 
@@ -298,6 +310,7 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
     fn block(&mut self, k: usize) -> Result<(), String> {
         let blk = self.blocks[k].expect("reachable");
         self.b.switch_to_block(blk);
+        self.late_frame_at(k as u32);
         let params: Vec<Value> = self.b.block_params(blk).to_vec();
         let mut param = 0;
         for i in self.block_insts(k) {

@@ -47,13 +47,13 @@ pub(super) extern "C" fn read(_vmctx: *mut VmCtx, fd: i32, buf: u32, count: u32,
 pub(super) extern "C" fn write(_vmctx: *mut VmCtx, fd: i32, buf: u32, count: u32, nwrote: u32) -> i32 {
     ret((|| -> IrtResult {
         let files = &instance().files;
-        let d = files.peek(fd)?;
-        if d.is_host_stdout()
-            && let Some(out) = output::stdout()
+        if let Some(out) = output::stdout()
+            && files.is_host_stdout(fd)
         {
             out.write(memory().slice(buf, count)?)?;
             return put_u32(nwrote, count);
         }
+        let d = files.peek(fd)?;
         output::sync();
         let src = memory().span(buf, count)?;
         // SAFETY: the range lies in the guest space.
