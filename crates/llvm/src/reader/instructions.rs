@@ -224,7 +224,7 @@ fn shuffle_mask(b: &Body<'_, '_>, mask: Value, lanes: u32) -> Vec<i32> {
 
 /// Decodes one instruction record and adds the instruction.
 pub(super) fn decode(b: &mut Body<'_, '_>, r: &Rec) -> Result<(), ReadError> {
-    let void = b.r.m.types.void();
+    let void = b.void();
     let mut i = 0usize;
     let (kind, ty) = match r.code {
         2 => {
@@ -421,7 +421,7 @@ pub(super) fn decode(b: &mut Body<'_, '_>, r: &Rec) -> Result<(), ReadError> {
             } else {
                 b.r.m.types.pointee(t).ok_or_else(|| r.error("alloca of a non-pointer type"))?
             };
-            let opaque = b.r.m.types.ids().any(|x| matches!(b.r.m.types.get(x), Type::Pointer { pointee: None, .. }));
+            let opaque = b.r.has_opaque_pointer();
             let ty = b.r.m.types.intern(Type::Pointer { pointee: (!opaque).then_some(allocated), addr_space });
             (InstKind::Alloca { allocated_ty: allocated, count, align }, ty)
         }
