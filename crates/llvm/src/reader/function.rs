@@ -116,7 +116,10 @@ impl Body<'_, '_> {
         self.r.types.get(t).copied().ok_or_else(|| rec.error(format!("type index {t} is out of range")))
     }
 
-    /// The value with number `id`, of type `ty` if it is a forward reference.
+    /// The value with number `id`, which must have type `ty` when one is given (the type a
+    /// forward reference takes). As LLVM's reader, refuses a value of another type where
+    /// the record implies one (the right operand of a binary operator, a branch condition,
+    /// a call argument, ...).
     pub fn value_by_id(&mut self, rec: &Rec, id: u64, ty: Option<TypeId>) -> Result<Value, ReadError> {
         if let Some(t) = ty
             && *self.r.m.types.get(t) == Type::Metadata
@@ -124,11 +127,30 @@ impl Body<'_, '_> {
             return Ok(Value::Metadata);
         }
         let (mut res, values) = self.r.resolver();
-        if let Some(v) = res.value(values, id)? {
+        let known = match res.value(values, id)? {
+            Some(v) => Some(v),
+            None => self.placeholders.get(&id).map(|&p| Value::Inst(p)),
+        };
+        if let Some(v) = known {
+            // (Not a function's or global's address: their pointer type is only settled at
+            // the end of the module, when the reader knows whether pointers are opaque.)
+            let settled = match v {
+                Value::Const(c) => self.r.m.consts.get(c).own_type().is_some(),
+                _ => true,
+            };
+            if let Some(t) = ty
+                && settled
+                && let Some(actual) = self.value_type(v)
+                && actual != t
+            {
+                let types = &self.r.m.types;
+                return Err(rec.error(format!(
+                    "value {id} has type {} where the record needs {}",
+                    instructions::spell(types, actual, 0),
+                    instructions::spell(types, t, 0)
+                )));
+            }
             return Ok(v);
-        }
-        if let Some(&p) = self.placeholders.get(&id) {
-            return Ok(Value::Inst(p));
         }
         let ty = ty.ok_or_else(|| rec.error(format!("forward reference to value {id} without a type")))?;
         if id > self.next_value + self.r.cursor().remaining_bits() {

@@ -6,8 +6,8 @@ use super::function::Body;
 use super::module::alignment;
 use super::records::Rec;
 use crate::ir::{
-    Attrs, CastOp, Clause, Const, FloatPred, InstKind, IntPred, Ordering, RmwOp, StructType, TailKind, Type, TypeId,
-    Types, Value,
+    Attrs, BinaryOp, CastOp, Clause, Const, FloatPred, InstKind, IntPred, Ordering, RmwOp, StructType, TailKind, Type,
+    TypeId, Types, Value,
 };
 
 fn ordering(r: &Rec, code: u64) -> Result<Ordering, ReadError> {
@@ -119,8 +119,20 @@ fn cast_is_valid(types: &Types, op: CastOp, src: TypeId, dst: TypeId) -> bool {
     }
 }
 
+/// The binary operator of bitcode opcode `code` on operands of type `t`: LLVM's reader
+/// refuses one whose type is not an integer, a floating-point type or a vector of them, and
+/// the integer-only operators on floating point.
+fn binary_op_of(types: &Types, code: u64, t: TypeId) -> Option<BinaryOp> {
+    let scalar = types.element(t).filter(|_| matches!(types.get(t), Type::Vector { .. })).unwrap_or(t);
+    match types.get(scalar) {
+        Type::Int(_) => binary_op(code, false),
+        s if s.is_float() => binary_op(code, true),
+        _ => None,
+    }
+}
+
 /// A short LLVM spelling of type `t`, for messages.
-fn spell(types: &Types, t: TypeId, depth: u32) -> String {
+pub(super) fn spell(types: &Types, t: TypeId, depth: u32) -> String {
     match types.get(t) {
         _ if depth > 4 => "...".into(),
         Type::Int(w) => format!("i{w}"),
@@ -230,12 +242,16 @@ pub(super) fn decode(b: &mut Body<'_, '_>, r: &Rec) -> Result<(), ReadError> {
         2 => {
             let (lhs, t) = b.value_and_type(r, &mut i)?;
             let rhs = b.value(r, &mut i, t)?;
-            let op = binary_op(r.op(i)?, is_fp(b, t)).ok_or_else(|| r.error("unknown binary operator"))?;
+            let op = binary_op_of(&b.r.m.types, r.op(i)?, t)
+                .ok_or_else(|| r.error(format!("invalid binary operator for type {}", spell(&b.r.m.types, t, 0))))?;
             let flags = r.get(i + 1).unwrap_or(0) as u32;
             (InstKind::Binary { op, lhs, rhs, flags }, t)
         }
         56 => {
             let (val, t) = b.value_and_type(r, &mut i)?;
+            if r.op(i)? != 0 || !is_fp(b, t) {
+                return Err(r.error(format!("invalid unary operator for type {}", spell(&b.r.m.types, t, 0))));
+            }
             (InstKind::FNeg { val, flags: r.get(i + 1).unwrap_or(0) as u32 }, t)
         }
         3 => {
@@ -676,6 +692,26 @@ fn call(b: &mut Body<'_, '_>, r: &Rec) -> Result<(), ReadError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Binary operators LLVM's reader refuses were read (`and` of doubles, found by the
+    /// `freeze` fuzz target: freeze wrote it, and the PNaCl reader refused the pexe).
+    #[test]
+    fn binary_operators_are_checked_against_their_type() {
+        let mut t = Types::new();
+        let (i32t, f, d, p) = (t.int(32), t.float(), t.double(), t.opaque_pointer());
+        let v4f = t.intern(Type::Vector { len: 4, elem: f, scalable: false });
+        let v4i = t.intern(Type::Vector { len: 4, elem: i32t, scalable: false });
+        assert_eq!(binary_op_of(&t, 10, i32t), Some(BinaryOp::And));
+        assert_eq!(binary_op_of(&t, 0, d), Some(BinaryOp::FAdd));
+        assert_eq!(binary_op_of(&t, 4, v4f), Some(BinaryOp::FDiv));
+        assert_eq!(binary_op_of(&t, 7, v4i), Some(BinaryOp::Shl));
+        for code in [3, 5, 7, 8, 9, 10, 11, 12] {
+            assert_eq!(binary_op_of(&t, code, d), None, "integer operator {code} on double");
+            assert_eq!(binary_op_of(&t, code, v4f), None, "integer operator {code} on <4 x float>");
+        }
+        assert_eq!(binary_op_of(&t, 0, p), None, "add of pointers");
+        assert_eq!(binary_op_of(&t, 13, i32t), None, "unknown operator");
+    }
 
     /// Casts LLVM's reader refuses were read, and freeze wrote them into pexes the PNaCl
     /// reader refused (`uitofp i8 to i1`, found by the `freeze` fuzz target).
