@@ -8,10 +8,10 @@ use pnacl_bitcode::ir::{
     Align, BinOp, CastOp as PCastOp, ConstValue, Constant, FunctionBody, Inst as PInst, PoolRange, Pred, SetType,
     SwitchCase, Ty, ValueId, encode_sign_rotated,
 };
+use pnacl_llvm::hash::FastMap;
 use pnacl_llvm::ir::{
     BinaryOp, CastOp, Const, ConstId, FuncId, Function, Inst, InstId, InstKind, Module, TailKind, Type, Value,
 };
-use std::collections::HashMap;
 
 /// A function body and where it failed, if it did: the index of the instruction in layout
 /// order.
@@ -27,11 +27,18 @@ pub(crate) fn body(m: &Module, func: FuncId, types: &TypeTable, module_values: u
         f,
         func,
         types,
-        ids: HashMap::new(),
-        const_ids: HashMap::new(),
+        ids: vec![NO_ID; f.insts.len()],
+        const_ids: FastMap::default(),
         next: 0,
         declared: Vec::new(),
-        out: FunctionBody { num_blocks: f.blocks.len() as u32, num_params: params.len() as u32, ..Default::default() },
+        out: FunctionBody {
+            num_blocks: f.blocks.len() as u32,
+            num_params: params.len() as u32,
+            insts: Vec::with_capacity(f.insts.len()),
+            block_starts: Vec::with_capacity(f.blocks.len()),
+            local_types: Vec::with_capacity(params.len() + f.insts.len()),
+            ..Default::default()
+        },
     };
     for &p in params {
         b.out.local_types.push(value_type(m, p).map_err(|r| (None, r))?);
@@ -49,15 +56,19 @@ pub(crate) fn body(m: &Module, func: FuncId, types: &TypeTable, module_values: u
     Ok(b.out)
 }
 
+/// [`Builder::ids`] of an instruction that defines no value.
+const NO_ID: u32 = u32::MAX;
+
 struct Builder<'a> {
     m: &'a Module,
     f: &'a Function,
     func: FuncId,
     types: &'a TypeTable,
-    /// Absolute ids of the instructions that define values.
-    ids: HashMap<InstId, u32>,
+    /// Absolute ids of the instructions that define values, by instruction ([`NO_ID`] for
+    /// the others).
+    ids: Vec<u32>,
     /// Absolute ids of the function's constants.
-    const_ids: HashMap<ConstId, u32>,
+    const_ids: FastMap<ConstId, u32>,
     /// The id the next value-defining instruction gets (`InstID`).
     next: u32,
     /// Values already given a forward type declaration.
@@ -76,7 +87,7 @@ impl Builder<'_> {
     fn constants(&mut self, first: u32) -> Result<(), (Option<InstId>, Refusal)> {
         // First sight order and use counts, every operand slot counting once.
         let mut seen: Vec<(ConstId, u32)> = Vec::new();
-        let mut index: HashMap<ConstId, usize> = HashMap::new();
+        let mut index: FastMap<ConstId, usize> = FastMap::default();
         for (_, id) in self.f.layout() {
             let inst = self.f.inst(id);
             let mut note = |v: Value| -> Result<(), Refusal> {
@@ -194,7 +205,7 @@ impl Builder<'_> {
             if *self.m.types.get(inst.ty) == Type::Void || is_elided(self.m, self.f, Value::Inst(id)) {
                 continue;
             }
-            self.ids.insert(id, next);
+            self.ids[id.0 as usize] = next;
             self.out.local_types.push(value_type(self.m, inst.ty).map_err(|r| (Some(id), r))?);
             next += 1;
         }
@@ -212,7 +223,7 @@ impl Builder<'_> {
                 _ => self.const_ids[&c],
             },
             Value::Arg(i) => self.m.functions.len() as u32 + self.m.globals.len() as u32 + i,
-            Value::Inst(i) => *self.ids.get(&i).ok_or_else(|| {
+            Value::Inst(i) => *self.ids.get(i.0 as usize).filter(|&&n| n != NO_ID).ok_or_else(|| {
                 let used = self.f.inst(i);
                 Refusal::new(format!(
                     "uses the result of a `{}` that is not in the function or defines nothing",
@@ -381,7 +392,7 @@ impl Builder<'_> {
             }
             _ => return Err(illegal()),
         };
-        let defines = self.ids.contains_key(&id);
+        let defines = self.ids[id.0 as usize] != NO_ID;
         self.out.insts.push(p);
         if defines {
             self.next += 1;

@@ -18,6 +18,9 @@ struct Respelling {
 }
 
 fn respelling(name: &str, params: usize) -> Option<Respelling> {
+    if !name.starts_with("llvm.") {
+        return None;
+    }
     let mem = |base: &str, pointers: usize, width: &str| Respelling {
         name: format!("llvm.{base}.{}{width}", "p0i8.".repeat(pointers)),
         add_align: true,

@@ -17,6 +17,7 @@
 use super::pointers::is_elided;
 use super::string_map::StringMap;
 use pnacl_bitcode::ir::{LocalSymbol, Symbol, ValueId};
+use pnacl_llvm::hash::FastSet;
 use pnacl_llvm::ir::{BlockId, Const, ConstId, Function, InstKind, Module, Type, Value};
 use std::collections::{HashMap, HashSet};
 
@@ -82,8 +83,8 @@ pub(crate) fn module_symtab(m: &Module, history: NameHistory<'_>) -> Vec<Symbol>
 /// Global names in the order LLVM's text parser first meets them (see the module docs).
 fn first_mentions(m: &Module) -> Vec<&[u8]> {
     let mut out = Vec::new();
-    let mut seen = HashSet::new();
-    fn mention<'m>(out: &mut Vec<&'m [u8]>, seen: &mut HashSet<&'m str>, name: &'m String) {
+    let mut seen = FastSet::default();
+    fn mention<'m>(out: &mut Vec<&'m [u8]>, seen: &mut FastSet<&'m str>, name: &'m String) {
         if !name.is_empty() && seen.insert(name.as_str()) {
             out.push(name.as_bytes());
         }
@@ -91,20 +92,22 @@ fn first_mentions(m: &Module) -> Vec<&[u8]> {
     for g in &m.globals {
         if let Some(init) = g.init {
             let mut refs = Vec::new();
-            const_refs(m, init, &mut refs, &mut HashSet::new());
+            const_refs(m, init, &mut refs, &mut FastSet::default());
             for r in refs {
                 mention(&mut out, &mut seen, r);
             }
         }
         mention(&mut out, &mut seen, &g.props.name);
     }
+    let mut refs = Vec::new();
+    let mut visited = FastSet::default();
     for f in &m.functions {
         mention(&mut out, &mut seen, &f.props.name);
         for (_, id) in f.layout() {
-            let mut refs = Vec::new();
             let mut visit = |v: Value| {
                 if let Value::Const(c) = v {
-                    const_refs(m, c, &mut refs, &mut HashSet::new());
+                    visited.clear();
+                    const_refs(m, c, &mut refs, &mut visited);
                 }
             };
             match &f.inst(id).kind {
@@ -115,7 +118,7 @@ fn first_mentions(m: &Module) -> Vec<&[u8]> {
                 }
                 k => k.for_each_value(visit),
             }
-            for r in refs {
+            for r in refs.drain(..) {
                 mention(&mut out, &mut seen, r);
             }
         }
@@ -124,16 +127,17 @@ fn first_mentions(m: &Module) -> Vec<&[u8]> {
 }
 
 /// The names of the globals and functions constant `c` refers to, in textual order.
-fn const_refs<'m>(m: &'m Module, c: ConstId, out: &mut Vec<&'m String>, visited: &mut HashSet<ConstId>) {
-    if !visited.insert(c) {
-        return;
-    }
+/// (A name met twice is listed twice: the caller keeps first mentions.)
+fn const_refs<'m>(m: &'m Module, c: ConstId, out: &mut Vec<&'m String>, visited: &mut FastSet<ConstId>) {
     match m.consts.get(c) {
         Const::Function(f) => out.push(&m.functions[f.0 as usize].props.name),
         Const::Global(g) => out.push(&m.globals[g.0 as usize].props.name),
         Const::Alias(a) => out.push(&m.aliases[a.0 as usize].props.name),
         Const::BlockAddress { func, .. } => out.push(&m.functions[func.0 as usize].props.name),
         other => {
+            if other.operands().is_empty() || !visited.insert(c) {
+                return;
+            }
             for &op in other.operands() {
                 const_refs(m, op, out, visited);
             }

@@ -9,8 +9,8 @@
 use super::error::Refusal;
 use super::pointers::{Pointee, Seen, elide, is_elided, param_pointee, pointee};
 use pnacl_bitcode::ir::{Signature, Ty, TypeDef};
+use pnacl_llvm::hash::FastMap;
 use pnacl_llvm::ir::{Const, FuncId, Inst, InstKind, Module, Type, TypeId, Value};
-use std::collections::HashMap;
 
 /// The normalized form of a model type.
 enum Norm {
@@ -95,7 +95,7 @@ fn subtypes(t: &TypeDef) -> Vec<TypeDef> {
 pub(crate) struct TypeTable {
     /// The types in id order.
     pub defs: Vec<TypeDef>,
-    ids: HashMap<TypeDef, u32>,
+    ids: FastMap<TypeDef, u32>,
 }
 
 impl TypeTable {
@@ -110,37 +110,52 @@ impl TypeTable {
     }
 }
 
-/// Phase 1 of the enumeration: counts, and first-sight order.
+/// Phase 1 of the enumeration: counts, and first-sight order. Each distinct type has a
+/// slot; the enumerator remembers the slot of each model type it has normalized.
 #[derive(Default)]
 struct Counter {
-    counts: HashMap<TypeDef, u32>,
-    first_seen: Vec<TypeDef>,
+    slots: FastMap<TypeDef, u32>,
+    /// By slot: the type and its count.
+    defs: Vec<TypeDef>,
+    counts: Vec<u32>,
+    /// Slots in first-sight order.
+    first_seen: Vec<u32>,
 }
 
 impl Counter {
     /// `EnumerateType` with counting: every call counts; a new type first enumerates its
-    /// subtypes, then takes the next first-sight index.
-    fn count(&mut self, t: TypeDef) {
-        let n = self.counts.entry(t.clone()).or_insert(0);
-        *n += 1;
-        if *n > 1 {
-            return;
+    /// subtypes, then takes the next first-sight index. Returns the type's slot.
+    fn count(&mut self, t: TypeDef) -> u32 {
+        if let Some(&s) = self.slots.get(&t) {
+            self.counts[s as usize] += 1;
+            return s;
         }
-        for sub in subtypes(&t) {
+        let s = self.defs.len() as u32;
+        self.slots.insert(t.clone(), s);
+        self.counts.push(1);
+        let subs = subtypes(&t);
+        self.defs.push(t);
+        for sub in subs {
             self.count(sub);
         }
-        self.first_seen.push(t);
+        self.first_seen.push(s);
+        s
+    }
+
+    /// Counts the type in slot `s` once more.
+    fn bump(&mut self, s: u32) {
+        self.counts[s as usize] += 1;
     }
 
     /// Phase 2 (`OptimizeTypes`): by descending count, ties by first sight, each type after
     /// its subtypes.
     fn finish(self) -> TypeTable {
         let mut by_count: Vec<(u32, usize)> =
-            self.first_seen.iter().enumerate().map(|(i, t)| (self.counts[t], i)).collect();
+            self.first_seen.iter().enumerate().map(|(i, &s)| (self.counts[s as usize], i)).collect();
         by_count.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         let mut table = TypeTable::default();
         for (_, i) in by_count {
-            table.assign(&self.first_seen[i]);
+            table.assign(&self.defs[self.first_seen[i] as usize]);
         }
         table
     }
@@ -166,7 +181,7 @@ pub(crate) type Place = Option<(FuncId, Option<usize>)>;
 /// Walks the module as the enumerator's constructor does and returns the type table.
 pub(crate) fn enumerate(m: &Module, writer: super::Writer) -> Result<TypeTable, (Place, Refusal)> {
     let mut c = Counter::default();
-    let mut e = Enumerator { m, c: &mut c, writer };
+    let mut e = Enumerator { m, c: &mut c, writer, slots: vec![UNSEEN; m.types.len()], ops: Vec::new() };
     // Function addresses: their function types.
     for (fi, f) in m.functions.iter().enumerate() {
         e.count_type(f.ty).map_err(|r| (Some((FuncId(fi as u32), None)), r))?;
@@ -179,19 +194,36 @@ pub(crate) fn enumerate(m: &Module, writer: super::Writer) -> Result<TypeTable, 
     Ok(c.finish())
 }
 
+/// [`Enumerator::slots`] of a model type not normalized yet, and of `label`.
+const UNSEEN: u32 = u32::MAX;
+const LABEL: u32 = u32::MAX - 1;
+
 struct Enumerator<'m, 'c> {
     m: &'m Module,
     c: &'c mut Counter,
     writer: super::Writer,
+    /// By model type: the counter slot of its normalized form, [`UNSEEN`] or [`LABEL`].
+    slots: Vec<u32>,
+    /// The operands of the instruction being walked (kept for its allocation).
+    ops: Vec<Value>,
 }
 
 impl Enumerator<'_, '_> {
     /// `EnumerateType` of a non-pointer (or typed-pointer) model type.
     fn count_type(&mut self, t: TypeId) -> Result<(), Refusal> {
         let t = self.m.types.pointee(t).unwrap_or(t);
-        match normalize(self.m, t)? {
-            Norm::Label => {}
-            Norm::Def(d) => self.c.count(d),
+        match self.slots.get(t.0 as usize).copied() {
+            Some(LABEL) => {}
+            Some(UNSEEN) | None => {
+                let slot = match normalize(self.m, t)? {
+                    Norm::Label => LABEL,
+                    Norm::Def(d) => self.c.count(d),
+                };
+                if let Some(s) = self.slots.get_mut(t.0 as usize) {
+                    *s = slot;
+                }
+            }
+            Some(s) => self.c.bump(s),
         }
         Ok(())
     }
@@ -274,11 +306,18 @@ impl Enumerator<'_, '_> {
         if let InstKind::Switch { cond, .. } = inst.kind {
             self.operand(func, cond, Seen::Operand(inst, 0))?;
         } else {
-            let mut ops = Vec::new();
+            let mut ops = std::mem::take(&mut self.ops);
+            ops.clear();
             inst.kind.for_each_value(|v| ops.push(v));
-            for (i, v) in ops.into_iter().enumerate() {
-                self.operand(func, v, Seen::Operand(inst, i))?;
+            let mut result = Ok(());
+            for (i, &v) in ops.iter().enumerate() {
+                result = self.operand(func, v, Seen::Operand(inst, i));
+                if result.is_err() {
+                    break;
+                }
             }
+            self.ops = ops;
+            result?;
         }
         if self.m.types.get(inst.ty).is_pointer() {
             let p = pointee(self.m, func, me, inst.ty, Seen::Itself);

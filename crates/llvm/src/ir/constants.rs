@@ -3,7 +3,7 @@
 use super::module::{AliasId, BlockId, FuncId, GlobalId};
 use super::operators::{BinaryOp, CastOp, FloatPred, IntPred};
 use super::types::TypeId;
-use std::collections::HashMap;
+use crate::hash::FastMap;
 
 /// Index of a constant in its module's [`Consts`] pool. Equal constants (same type, same
 /// contents) have the same id, as LLVM's uniquing gives them the same `Constant*`.
@@ -126,7 +126,7 @@ pub enum Const {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Consts {
     list: Vec<Const>,
-    interned: HashMap<Const, ConstId>,
+    interned: FastMap<Const, ConstId>,
 }
 
 impl Consts {
@@ -138,7 +138,7 @@ impl Consts {
     /// A pool holding `list` in this order (a constant listed twice keeps its first id for
     /// lookups).
     pub fn from_list(list: Vec<Const>) -> Self {
-        let mut interned = HashMap::with_capacity(list.len());
+        let mut interned = FastMap::with_capacity_and_hasher(list.len(), Default::default());
         for (i, c) in list.iter().enumerate() {
             interned.entry(c.clone()).or_insert(ConstId(i as u32));
         }

@@ -1,6 +1,6 @@
 //! LLVM types, interned in a per-module table.
 
-use std::collections::HashMap;
+use crate::hash::FastMap;
 
 /// Index of a type in its module's [`Types`] table. Two equal literal types have the same
 /// id; every named struct has its own.
@@ -116,7 +116,7 @@ impl Type {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Types {
     list: Vec<Type>,
-    interned: HashMap<Type, TypeId>,
+    interned: FastMap<Type, TypeId>,
 }
 
 impl Types {

@@ -394,7 +394,9 @@ fn is_fp_vector(m: &Module, t: TypeId) -> bool {
     m.types.element(t).is_some_and(|e| m.types.get(e).is_float())
 }
 
-/// The binary operator of bitcode opcode `code` (its floating-point form for `float`).
+/// The binary operator of bitcode opcode `code` (its floating-point form for `float`);
+/// none for the integer-only operators on floating point, as LLVM's
+/// `getDecodedBinaryOpcode` has it.
 pub(super) fn binary_op(code: u64, float: bool) -> Option<BinaryOp> {
     use BinaryOp::*;
     Some(match (code, float) {
@@ -404,18 +406,18 @@ pub(super) fn binary_op(code: u64, float: bool) -> Option<BinaryOp> {
         (1, true) => FSub,
         (2, false) => Mul,
         (2, true) => FMul,
-        (3, _) => UDiv,
+        (3, false) => UDiv,
         (4, false) => SDiv,
         (4, true) => FDiv,
-        (5, _) => URem,
+        (5, false) => URem,
         (6, false) => SRem,
         (6, true) => FRem,
-        (7, _) => Shl,
-        (8, _) => LShr,
-        (9, _) => AShr,
-        (10, _) => And,
-        (11, _) => Or,
-        (12, _) => Xor,
+        (7, false) => Shl,
+        (8, false) => LShr,
+        (9, false) => AShr,
+        (10, false) => And,
+        (11, false) => Or,
+        (12, false) => Xor,
         _ => return None,
     })
 }

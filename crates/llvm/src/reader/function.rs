@@ -5,9 +5,9 @@ use super::constants::{self, Slot};
 use super::error::ReadError;
 use super::instructions;
 use super::module::ModuleReader;
-use super::records::{Item, Rec, next};
+use super::records::{Item, Rec, next_reusing};
+use crate::hash::FastMap;
 use crate::ir::{Block, BlockId, FuncId, Inst, InstId, InstKind, Type, TypeId, Value};
-use std::collections::HashMap;
 
 /// The state of one function body being read.
 pub(super) struct Body<'r, 'a> {
@@ -16,11 +16,15 @@ pub(super) struct Body<'r, 'a> {
     /// Number of the next value an instruction defines.
     pub next_value: u64,
     /// Forward references: value number to the instruction slot reserved for it.
-    pub placeholders: HashMap<u64, InstId>,
+    pub placeholders: FastMap<u64, InstId>,
     /// The block instructions go to.
     pub cur: usize,
     /// True once the block count is known.
     pub declared: bool,
+    /// The allocation records' operands are read into.
+    spare: Vec<u64>,
+    /// `void`, once an instruction has asked for it.
+    void: Option<TypeId>,
 }
 
 /// Reads the body of `f` (the cursor is inside its block).
@@ -30,7 +34,16 @@ pub(super) fn read_body(r: &mut ModuleReader<'_>, f: FuncId) -> Result<(), ReadE
     for i in 0..nparams {
         r.values.slots.push(Slot::Ready(Value::Arg(i as u32)));
     }
-    let mut b = Body { r, f, next_value: 0, placeholders: HashMap::new(), cur: 0, declared: false };
+    let mut b = Body {
+        r,
+        f,
+        next_value: 0,
+        placeholders: FastMap::default(),
+        cur: 0,
+        declared: false,
+        spare: Vec::new(),
+        void: None,
+    };
     b.next_value = b.r.values.slots.len() as u64;
     let result = b.run();
     let unresolved = b.placeholders.keys().min().copied();
@@ -45,7 +58,7 @@ pub(super) fn read_body(r: &mut ModuleReader<'_>, f: FuncId) -> Result<(), ReadE
 impl Body<'_, '_> {
     fn run(&mut self) -> Result<(), ReadError> {
         loop {
-            match next(self.r.cursor())? {
+            match next_reusing(self.r.cursor(), &mut self.spare)? {
                 Item::End => return Ok(()),
                 Item::Block(e) => match e.block_id {
                     11 => {
@@ -56,7 +69,11 @@ impl Body<'_, '_> {
                     14 => self.symtab()?,
                     _ => self.r.cursor().skip_block()?,
                 },
-                Item::Record(rec) => self.record(&rec)?,
+                Item::Record(rec) => {
+                    let done = self.record(&rec);
+                    self.spare = rec.ops;
+                    done?;
+                }
             }
         }
     }
@@ -88,13 +105,21 @@ impl Body<'_, '_> {
         }
     }
 
+    /// The `void` type.
+    pub fn void(&mut self) -> TypeId {
+        *self.void.get_or_insert_with(|| self.r.m.types.void())
+    }
+
     /// The type of bitcode type index operand `i` of `rec`.
     pub fn ty(&self, rec: &Rec, i: usize) -> Result<TypeId, ReadError> {
         let t = rec.op(i)? as usize;
         self.r.types.get(t).copied().ok_or_else(|| rec.error(format!("type index {t} is out of range")))
     }
 
-    /// The value with number `id`, of type `ty` if it is a forward reference.
+    /// The value with number `id`, which must have type `ty` when one is given (the type a
+    /// forward reference takes). As LLVM's reader, refuses a value of another type where
+    /// the record implies one (the right operand of a binary operator, a branch condition,
+    /// a call argument, ...).
     pub fn value_by_id(&mut self, rec: &Rec, id: u64, ty: Option<TypeId>) -> Result<Value, ReadError> {
         if let Some(t) = ty
             && *self.r.m.types.get(t) == Type::Metadata
@@ -102,11 +127,30 @@ impl Body<'_, '_> {
             return Ok(Value::Metadata);
         }
         let (mut res, values) = self.r.resolver();
-        if let Some(v) = res.value(values, id)? {
+        let known = match res.value(values, id)? {
+            Some(v) => Some(v),
+            None => self.placeholders.get(&id).map(|&p| Value::Inst(p)),
+        };
+        if let Some(v) = known {
+            // (Not a function's or global's address: their pointer type is only settled at
+            // the end of the module, when the reader knows whether pointers are opaque.)
+            let settled = match v {
+                Value::Const(c) => self.r.m.consts.get(c).own_type().is_some(),
+                _ => true,
+            };
+            if let Some(t) = ty
+                && settled
+                && let Some(actual) = self.value_type(v)
+                && actual != t
+            {
+                let types = &self.r.m.types;
+                return Err(rec.error(format!(
+                    "value {id} has type {} where the record needs {}",
+                    instructions::spell(types, actual, 0),
+                    instructions::spell(types, t, 0)
+                )));
+            }
             return Ok(v);
-        }
-        if let Some(&p) = self.placeholders.get(&id) {
-            return Ok(Value::Inst(p));
         }
         let ty = ty.ok_or_else(|| rec.error(format!("forward reference to value {id} without a type")))?;
         if id > self.next_value + self.r.cursor().remaining_bits() {
@@ -202,31 +246,45 @@ impl Body<'_, '_> {
 
     fn symtab(&mut self) -> Result<(), ReadError> {
         loop {
-            match next(self.r.cursor())? {
+            let rec = match next_reusing(self.r.cursor(), &mut self.spare)? {
                 Item::End => return Ok(()),
-                Item::Block(_) => self.r.cursor().skip_block()?,
-                Item::Record(rec) if rec.code == 1 && !rec.ops.is_empty() => {
-                    let id = rec.op(0)?;
-                    let name = rec.string(1);
-                    match self.value_by_id(&rec, id, None) {
-                        Ok(Value::Arg(a)) => {
-                            if let Some(p) = self.func().params.get_mut(a as usize) {
-                                p.name = Some(name);
-                            }
-                        }
-                        Ok(Value::Inst(i)) => self.func().inst_mut(i).name = Some(name),
-                        _ => {}
-                    }
+                Item::Block(_) => {
+                    self.r.cursor().skip_block()?;
+                    continue;
                 }
-                Item::Record(rec) if rec.code == 2 && !rec.ops.is_empty() => {
-                    let b = rec.op(0)? as usize;
-                    let name = rec.string(1);
-                    if let Some(blk) = self.func().blocks.get_mut(b) {
-                        blk.name = Some(name);
-                    }
-                }
-                Item::Record(_) => {}
-            }
+                Item::Record(rec) => rec,
+            };
+            let done = self.symtab_record(&rec);
+            self.spare = rec.ops;
+            done?;
         }
+    }
+
+    /// A record of a function's symbol table: a value's or a block's name.
+    fn symtab_record(&mut self, rec: &Rec) -> Result<(), ReadError> {
+        match rec.code {
+            1 if !rec.ops.is_empty() => {
+                let id = rec.op(0)?;
+                let name = rec.string(1);
+                match self.value_by_id(rec, id, None) {
+                    Ok(Value::Arg(a)) => {
+                        if let Some(p) = self.func().params.get_mut(a as usize) {
+                            p.name = Some(name);
+                        }
+                    }
+                    Ok(Value::Inst(i)) => self.func().inst_mut(i).name = Some(name),
+                    _ => {}
+                }
+            }
+            2 if !rec.ops.is_empty() => {
+                let b = rec.op(0)? as usize;
+                let name = rec.string(1);
+                if let Some(blk) = self.func().blocks.get_mut(b) {
+                    blk.name = Some(name);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
     }
 }

@@ -6,7 +6,8 @@ use super::function::Body;
 use super::module::alignment;
 use super::records::Rec;
 use crate::ir::{
-    Attrs, Clause, Const, FloatPred, InstKind, IntPred, Ordering, RmwOp, StructType, TailKind, Type, TypeId, Value,
+    Attrs, BinaryOp, CastOp, Clause, Const, FloatPred, InstKind, IntPred, Ordering, RmwOp, StructType, TailKind, Type,
+    TypeId, Types, Value,
 };
 
 fn ordering(r: &Rec, code: u64) -> Result<Ordering, ReadError> {
@@ -42,6 +43,107 @@ fn rmw_op(r: &Rec, code: u64) -> Result<RmwOp, ReadError> {
         14 => FMin,
         _ => return Err(r.error(format!("unknown atomicrmw operation {code}"))),
     })
+}
+
+/// LLVM's `CastInst::castIsValid`: whether `op` casts a value of type `src` to type `dst`.
+/// LLVM's reader refuses any other cast ("Invalid cast"), so nothing downstream meets one.
+fn cast_is_valid(types: &Types, op: CastOp, src: TypeId, dst: TypeId) -> bool {
+    // Lanes (count, scalable) of a vector, none for a scalar; and the scalar type.
+    let split = |t: TypeId| match types.get(t) {
+        Type::Vector { len, elem, scalable } => (Some((*len, *scalable)), types.get(*elem)),
+        t => (None, t),
+    };
+    let bits = |t: &Type| -> u64 {
+        match t {
+            Type::Int(w) => u64::from(*w),
+            Type::Half | Type::BFloat => 16,
+            Type::Float => 32,
+            Type::Double | Type::X86Mmx => 64,
+            Type::X86Fp80 => 80,
+            Type::Fp128 | Type::PpcFp128 => 128,
+            Type::X86Amx => 8192,
+            _ => 0,
+        }
+    };
+    let castable = |t: &Type| {
+        !matches!(
+            t,
+            Type::Void
+                | Type::Label
+                | Type::Metadata
+                | Type::Token
+                | Type::Function { .. }
+                | Type::Struct(_)
+                | Type::Array { .. }
+        )
+    };
+    let ((sl, s), (dl, d)) = (split(src), split(dst));
+    if !castable(types.get(src)) || !castable(types.get(dst)) || !castable(s) || !castable(d) {
+        return false;
+    }
+    let int = |t: &Type| matches!(t, Type::Int(_));
+    let fp = |t: &Type| t.is_float();
+    let space = |t: &Type| match t {
+        Type::Pointer { addr_space, .. } => Some(*addr_space),
+        _ => None,
+    };
+    use CastOp::*;
+    match op {
+        Trunc => int(s) && int(d) && sl == dl && bits(s) > bits(d),
+        ZExt | SExt => int(s) && int(d) && sl == dl && bits(s) < bits(d),
+        FpTrunc => fp(s) && fp(d) && sl == dl && bits(s) > bits(d),
+        FpExt => fp(s) && fp(d) && sl == dl && bits(s) < bits(d),
+        UiToFp | SiToFp => int(s) && fp(d) && sl == dl,
+        FpToUi | FpToSi => fp(s) && int(d) && sl == dl,
+        PtrToInt => s.is_pointer() && int(d) && sl == dl,
+        IntToPtr => int(s) && d.is_pointer() && sl == dl,
+        Bitcast => match (space(s), space(d)) {
+            (Some(a), Some(b)) => {
+                a == b
+                    && match (sl, dl) {
+                        (Some(x), Some(y)) => x == y,
+                        (Some(x), None) | (None, Some(x)) => x == (1, false),
+                        (None, None) => true,
+                    }
+            }
+            (None, None) => {
+                let size = |l: Option<(u32, bool)>, t: &Type| match l {
+                    Some((n, scalable)) => (u64::from(n) * bits(t), scalable),
+                    None => (bits(t), false),
+                };
+                size(sl, s) == size(dl, d)
+            }
+            _ => false,
+        },
+        AddrSpaceCast => matches!((space(s), space(d)), (Some(a), Some(b)) if a != b) && sl == dl,
+    }
+}
+
+/// The binary operator of bitcode opcode `code` on operands of type `t`: LLVM's reader
+/// refuses one whose type is not an integer, a floating-point type or a vector of them, and
+/// the integer-only operators on floating point.
+fn binary_op_of(types: &Types, code: u64, t: TypeId) -> Option<BinaryOp> {
+    let scalar = types.element(t).filter(|_| matches!(types.get(t), Type::Vector { .. })).unwrap_or(t);
+    match types.get(scalar) {
+        Type::Int(_) => binary_op(code, false),
+        s if s.is_float() => binary_op(code, true),
+        _ => None,
+    }
+}
+
+/// A short LLVM spelling of type `t`, for messages.
+pub(super) fn spell(types: &Types, t: TypeId, depth: u32) -> String {
+    match types.get(t) {
+        _ if depth > 4 => "...".into(),
+        Type::Int(w) => format!("i{w}"),
+        Type::Pointer { pointee: Some(p), .. } => format!("{}*", spell(types, *p, depth + 1)),
+        Type::Pointer { pointee: None, .. } => "ptr".into(),
+        Type::Vector { len, elem, .. } => format!("<{len} x {}>", spell(types, *elem, depth + 1)),
+        Type::Array { len, elem } => format!("[{len} x {}]", spell(types, *elem, depth + 1)),
+        Type::Struct(s) => s.name.as_ref().map_or_else(|| "a struct".into(), |n| format!("%{n}")),
+        Type::Function { .. } => "a function type".into(),
+        other => format!("{other:?}").to_lowercase(),
+    }
 }
 
 fn is_fp(b: &Body<'_, '_>, t: TypeId) -> bool {
@@ -134,24 +236,33 @@ fn shuffle_mask(b: &Body<'_, '_>, mask: Value, lanes: u32) -> Vec<i32> {
 
 /// Decodes one instruction record and adds the instruction.
 pub(super) fn decode(b: &mut Body<'_, '_>, r: &Rec) -> Result<(), ReadError> {
-    let void = b.r.m.types.void();
+    let void = b.void();
     let mut i = 0usize;
     let (kind, ty) = match r.code {
         2 => {
             let (lhs, t) = b.value_and_type(r, &mut i)?;
             let rhs = b.value(r, &mut i, t)?;
-            let op = binary_op(r.op(i)?, is_fp(b, t)).ok_or_else(|| r.error("unknown binary operator"))?;
+            let op = binary_op_of(&b.r.m.types, r.op(i)?, t)
+                .ok_or_else(|| r.error(format!("invalid binary operator for type {}", spell(&b.r.m.types, t, 0))))?;
             let flags = r.get(i + 1).unwrap_or(0) as u32;
             (InstKind::Binary { op, lhs, rhs, flags }, t)
         }
         56 => {
             let (val, t) = b.value_and_type(r, &mut i)?;
+            if r.op(i)? != 0 || !is_fp(b, t) {
+                return Err(r.error(format!("invalid unary operator for type {}", spell(&b.r.m.types, t, 0))));
+            }
             (InstKind::FNeg { val, flags: r.get(i + 1).unwrap_or(0) as u32 }, t)
         }
         3 => {
-            let (val, _) = b.value_and_type(r, &mut i)?;
+            let (val, from) = b.value_and_type(r, &mut i)?;
             let to = b.ty(r, i)?;
             let op = cast_op(r.op(i + 1)?).ok_or_else(|| r.error("unknown cast"))?;
+            if !cast_is_valid(&b.r.m.types, op, from, to) {
+                let types = &b.r.m.types;
+                let (from, to) = (spell(types, from, 0), spell(types, to, 0));
+                return Err(r.error(format!("invalid cast: {} from {from} to {to}", op.name())));
+            }
             (InstKind::Cast { op, val }, to)
         }
         4 | 30 | 43 => {
@@ -326,7 +437,7 @@ pub(super) fn decode(b: &mut Body<'_, '_>, r: &Rec) -> Result<(), ReadError> {
             } else {
                 b.r.m.types.pointee(t).ok_or_else(|| r.error("alloca of a non-pointer type"))?
             };
-            let opaque = b.r.m.types.ids().any(|x| matches!(b.r.m.types.get(x), Type::Pointer { pointee: None, .. }));
+            let opaque = b.r.has_opaque_pointer();
             let ty = b.r.m.types.intern(Type::Pointer { pointee: (!opaque).then_some(allocated), addr_space });
             (InstKind::Alloca { allocated_ty: allocated, count, align }, ty)
         }
@@ -576,4 +687,85 @@ fn call(b: &mut Body<'_, '_>, r: &Rec) -> Result<(), ReadError> {
         InstKind::Call { callee, fn_ty, args, cc, tail, attrs: Box::new(attrs), flags: fmf }
     };
     b.push(r, kind, ret)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Binary operators LLVM's reader refuses were read (`and` of doubles, found by the
+    /// `freeze` fuzz target: freeze wrote it, and the PNaCl reader refused the pexe).
+    #[test]
+    fn binary_operators_are_checked_against_their_type() {
+        let mut t = Types::new();
+        let (i32t, f, d, p) = (t.int(32), t.float(), t.double(), t.opaque_pointer());
+        let v4f = t.intern(Type::Vector { len: 4, elem: f, scalable: false });
+        let v4i = t.intern(Type::Vector { len: 4, elem: i32t, scalable: false });
+        assert_eq!(binary_op_of(&t, 10, i32t), Some(BinaryOp::And));
+        assert_eq!(binary_op_of(&t, 0, d), Some(BinaryOp::FAdd));
+        assert_eq!(binary_op_of(&t, 4, v4f), Some(BinaryOp::FDiv));
+        assert_eq!(binary_op_of(&t, 7, v4i), Some(BinaryOp::Shl));
+        for code in [3, 5, 7, 8, 9, 10, 11, 12] {
+            assert_eq!(binary_op_of(&t, code, d), None, "integer operator {code} on double");
+            assert_eq!(binary_op_of(&t, code, v4f), None, "integer operator {code} on <4 x float>");
+        }
+        assert_eq!(binary_op_of(&t, 0, p), None, "add of pointers");
+        assert_eq!(binary_op_of(&t, 13, i32t), None, "unknown operator");
+    }
+
+    /// Casts LLVM's reader refuses were read, and freeze wrote them into pexes the PNaCl
+    /// reader refused (`uitofp i8 to i1`, found by the `freeze` fuzz target).
+    #[test]
+    fn casts_are_checked_as_llvm_checks_them() {
+        let mut t = Types::new();
+        let (i1, i8t, i32t, i64t) = (t.int(1), t.int(8), t.int(32), t.int(64));
+        let (f, d) = (t.float(), t.double());
+        let p = t.pointer_to(i8t);
+        let q = t.pointer_to(i32t);
+        let p1 = t.intern(Type::Pointer { pointee: Some(i8t), addr_space: 1 });
+        let v4i32 = t.intern(Type::Vector { len: 4, elem: i32t, scalable: false });
+        let v2i64 = t.intern(Type::Vector { len: 2, elem: i64t, scalable: false });
+        let v4f = t.intern(Type::Vector { len: 4, elem: f, scalable: false });
+        let void = t.void();
+        use CastOp::*;
+        for (op, src, dst) in [
+            (Trunc, i32t, i8t),
+            (ZExt, i1, i32t),
+            (SExt, i8t, i64t),
+            (FpTrunc, d, f),
+            (FpExt, f, d),
+            (UiToFp, i8t, f),
+            (SiToFp, v4i32, v4f),
+            (FpToSi, d, i32t),
+            (PtrToInt, p, i32t),
+            (IntToPtr, i32t, q),
+            (Bitcast, p, q),
+            (Bitcast, i32t, f),
+            (Bitcast, v4i32, v2i64),
+            (Bitcast, d, i64t),
+            (AddrSpaceCast, p, p1),
+        ] {
+            assert!(cast_is_valid(&t, op, src, dst), "{op:?} {src:?} -> {dst:?} should be valid");
+        }
+        for (op, src, dst) in [
+            (UiToFp, i8t, i1),
+            (Trunc, i8t, i32t),
+            (Trunc, i32t, i32t),
+            (ZExt, i32t, i8t),
+            (SExt, f, d),
+            (FpTrunc, f, d),
+            (FpExt, d, f),
+            (SiToFp, v4i32, f),
+            (FpToUi, i32t, i32t),
+            (PtrToInt, i32t, i32t),
+            (IntToPtr, q, q),
+            (Bitcast, p, i32t),
+            (Bitcast, i32t, i64t),
+            (Bitcast, p, p1),
+            (Bitcast, void, void),
+            (AddrSpaceCast, p, q),
+        ] {
+            assert!(!cast_is_valid(&t, op, src, dst), "{op:?} {src:?} -> {dst:?} should be refused");
+        }
+    }
 }

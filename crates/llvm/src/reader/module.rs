@@ -46,6 +46,10 @@ pub(super) struct ModuleReader<'a> {
     strtab: Option<Vec<u8>>,
     /// Names from a module symbol table, in record order.
     vst_names: Vec<(u64, String)>,
+    /// How many types of the table [`ModuleReader::has_opaque_pointer`] has looked at, and
+    /// whether one of them is an opaque pointer (types are only ever added).
+    types_scanned: usize,
+    opaque_seen: bool,
 }
 
 fn linkage(code: u64) -> Linkage {
@@ -120,6 +124,8 @@ impl<'a> ModuleReader<'a> {
             strtab_names: Vec::new(),
             strtab: None,
             vst_names: Vec::new(),
+            types_scanned: 0,
+            opaque_seen: false,
         }
     }
 
@@ -227,6 +233,15 @@ impl<'a> ModuleReader<'a> {
     /// The cursor, for the readers of nested blocks.
     pub fn cursor(&mut self) -> &mut Cursor<'a> {
         &mut self.c
+    }
+
+    /// True if the type table has an opaque pointer type (the module uses opaque pointers).
+    pub fn has_opaque_pointer(&mut self) -> bool {
+        let types = &self.m.types;
+        self.opaque_seen |=
+            types.ids().skip(self.types_scanned).any(|t| matches!(types.get(t), Type::Pointer { pointee: None, .. }));
+        self.types_scanned = types.len();
+        self.opaque_seen
     }
 
     fn ty(&self, r: &Rec, i: usize) -> Result<TypeId, ReadError> {
@@ -479,8 +494,7 @@ impl<'a> ModuleReader<'a> {
                 res.m.functions[f.0 as usize].personality = Some(c);
             }
         }
-        self.m.opaque_pointers =
-            self.m.types.ids().any(|t| matches!(self.m.types.get(t), Type::Pointer { pointee: None, .. }));
+        self.m.opaque_pointers = self.has_opaque_pointer();
         upgrade_ctors(&mut self.m);
         Ok(self.m)
     }

@@ -28,15 +28,20 @@ pub(super) enum Item {
 
 /// The next item of the current block.
 pub(super) fn next(c: &mut Cursor<'_>) -> Result<Item, ReadError> {
+    next_reusing(c, &mut Vec::new())
+}
+
+/// The next item of the current block; a record takes its operands into `spare`'s
+/// allocation (give it back with `*spare = rec.ops` when done: function bodies are most of
+/// a file's records).
+pub(super) fn next_reusing(c: &mut Cursor<'_>, spare: &mut Vec<u64>) -> Result<Item, ReadError> {
     loop {
         match c.next_entry()? {
             Entry::Record(r) => {
-                return Ok(Item::Record(Rec {
-                    pos: r.pos,
-                    code: r.code,
-                    ops: r.ops.to_vec(),
-                    blob: r.blob.map(<[u8]>::to_vec),
-                }));
+                let mut ops = std::mem::take(spare);
+                ops.clear();
+                ops.extend_from_slice(r.ops);
+                return Ok(Item::Record(Rec { pos: r.pos, code: r.code, ops, blob: r.blob.map(<[u8]>::to_vec) }));
             }
             Entry::Enter(e) => return Ok(Item::Block(e)),
             Entry::Exit(_) => return Ok(Item::End),
@@ -70,7 +75,7 @@ impl Rec {
     /// The operands from `from` on as bytes (a string stored one character per operand).
     pub fn string(&self, from: usize) -> String {
         let bytes: Vec<u8> = self.ops.iter().skip(from).map(|&c| c as u8).collect();
-        String::from_utf8_lossy(&bytes).into_owned()
+        String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 }
 
