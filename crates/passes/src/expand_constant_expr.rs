@@ -4,7 +4,7 @@
 
 use crate::util::inst;
 use crate::{Pass, PassError};
-use pnacl_llvm::ir::{Const, ConstId, ExprOp, FuncId, InstId, InstKind, Module, Value};
+use pnacl_llvm::ir::{BinaryOp, CastOp, Const, ConstId, ExprOp, FuncId, InstId, InstKind, IntPred, Module, Value};
 
 /// The pass.
 pub struct ExpandConstantExpr;
@@ -20,6 +20,30 @@ pub(crate) fn expand(m: &mut Module, f: FuncId, c: ConstId, out: &mut Vec<InstId
     let Const::Expr { ty, op, operands } = m.consts.get(c).clone() else { return Value::Const(c) };
     let ops: Vec<Value> =
         operands.iter().map(|&o| if has_expr(m, o) { expand(m, f, o, out) } else { Value::Const(o) }).collect();
+    // nacl-promote-i1-ops ran before this pass: arithmetic and ordered compares on i1 that
+    // only appear now (`icmp ugt i1 (icmp eq ...), true` folded into a branch) are widened
+    // here as it widens them.
+    let i1 = m.types.int(1);
+    let on_i1 = operands.first().is_some_and(|&o| m.const_type(o) == Some(i1));
+    let ops = match op {
+        ExprOp::ICmp(pred) if on_i1 && !matches!(pred, IntPred::Eq | IntPred::Ne) => {
+            let signed = matches!(pred, IntPred::Sgt | IntPred::Sge | IntPred::Slt | IntPred::Sle);
+            widen_i1(m, f, &ops, signed, out)
+        }
+        ExprOp::Binary(b, _) if on_i1 && !matches!(b, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor) => {
+            let signed = matches!(b, BinaryOp::SDiv | BinaryOp::SRem | BinaryOp::AShr);
+            let wide = widen_i1(m, f, &ops, signed, out);
+            let i8t = m.types.int(8);
+            let k = InstKind::Binary { op: b, lhs: wide[0], rhs: wide[1], flags: 0 };
+            let v = m.functions[f.0 as usize].add_inst(inst(k, i8t));
+            out.push(v);
+            let t =
+                m.functions[f.0 as usize].add_inst(inst(InstKind::Cast { op: CastOp::Trunc, val: Value::Inst(v) }, i1));
+            out.push(t);
+            return Value::Inst(t);
+        }
+        _ => ops,
+    };
     let kind = match op {
         ExprOp::Cast(op) => InstKind::Cast { op, val: ops[0] },
         ExprOp::Binary(op, flags) => InstKind::Binary { op, lhs: ops[0], rhs: ops[1], flags: u32::from(flags) },
@@ -42,6 +66,19 @@ pub(crate) fn expand(m: &mut Module, f: FuncId, c: ConstId, out: &mut Vec<InstId
     let id = m.functions[f.0 as usize].add_inst(inst(kind, ty));
     out.push(id);
     Value::Inst(id)
+}
+
+/// `ops` extended to i8 (sign- or zero-), each by an instruction pushed on `out`.
+fn widen_i1(m: &mut Module, f: FuncId, ops: &[Value], signed: bool, out: &mut Vec<InstId>) -> Vec<Value> {
+    let i8t = m.types.int(8);
+    let ext = if signed { CastOp::SExt } else { CastOp::ZExt };
+    ops.iter()
+        .map(|&v| {
+            let id = m.functions[f.0 as usize].add_inst(inst(InstKind::Cast { op: ext, val: v }, i8t));
+            out.push(id);
+            Value::Inst(id)
+        })
+        .collect()
 }
 
 /// A shuffle mask given as a constant vector.
