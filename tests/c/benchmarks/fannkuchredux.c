@@ -15,18 +15,25 @@ int main(int argc, char **argv) {
             count[r - 1] = r;
             r--;
         }
-        for (int i = 0; i < n; i++)
-            perm[i] = perm1[i];
         int flips = 0;
-        int k;
-        while ((k = perm[0]) != 0) {
-            int k2 = (k + 1) >> 1;
-            for (int i = 0; i < k2; i++) {
-                int t = perm[i];
-                perm[i] = perm[k - i];
-                perm[k - i] = t;
-            }
-            flips++;
+        int first = perm1[0];
+        if (first != 0) {
+            for (int i = 1; i < n; i++)
+                perm[i] = perm1[i];
+            // Flipping the first first+1 elements puts `first` at its place and what was
+            // there in front: only perm[1..first-1] needs reversing in memory; the front
+            // element stays in a register.
+            do {
+                for (int *lo = perm + 1, *hi = perm + first - 1; lo < hi; lo++, hi--) {
+                    int t = *lo;
+                    *lo = *hi;
+                    *hi = t;
+                }
+                int next = perm[first];
+                perm[first] = first;
+                first = next;
+                flips++;
+            } while (first != 0);
         }
         if (flips > max_flips)
             max_flips = flips;

@@ -36,7 +36,8 @@ static long last = 42;
 
 static double gen_random(double max) {
     last = (last * IA + IC) % IM;
-    return max * last / IM;
+    // max / IM folds to a constant: one multiplication per number, not a division.
+    return max / IM * last;
 }
 
 static void make_cumulative(struct aminoacid *table, int n) {
@@ -70,9 +71,11 @@ static void random_fasta(const struct aminoacid *table, int size, long n) {
         int line_len = n < WIDTH ? (int)n : WIDTH;
         for (int i = 0; i < line_len; i++) {
             double r = gen_random(1.0);
+            // The table is cumulative, so the index is how many entries r reaches: counted
+            // without a branch per entry.
             int k = 0;
-            while (k < size - 1 && r >= table[k].p)
-                k++;
+            for (int j = 0; j < size - 1; j++)
+                k += r >= table[j].p;
             line[i] = table[k].c;
         }
         line[line_len] = '\n';
