@@ -15,7 +15,8 @@ int main(int argc, char **argv) {
             double zr = 0.0, zi = 0.0, tr = 0.0, ti = 0.0;
             int i;
             for (i = 0; i < 50 && tr + ti <= 4.0; i++) {
-                zi = 2.0 * zr * zi + ci;
+                // zr + zr is exactly 2.0 * zr (doubling is exact), one multiplication less.
+                zi = (zr + zr) * zi + ci;
                 zr = tr - ti + cr;
                 tr = zr * zr;
                 ti = zi * zi;
