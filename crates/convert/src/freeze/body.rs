@@ -3,7 +3,7 @@
 
 use super::error::Refusal;
 use super::pointers::{elide, is_elided};
-use super::types::{TypeTable, type_name, value_type};
+use super::types::{TypeTable, value_type};
 use pnacl_bitcode::ir::{
     Align, BinOp, CastOp as PCastOp, ConstValue, Constant, FunctionBody, Inst as PInst, PoolRange, Pred, SetType,
     SwitchCase, Ty, ValueId, encode_sign_rotated,
@@ -455,7 +455,7 @@ fn describe_constant(m: &Module, c: ConstId) -> String {
         _ => "a constant",
     };
     match k.own_type() {
-        Some(t) => format!("{what} of type {}", type_name(m, t)),
+        Some(t) => format!("{what} of type {}", m.types.short_name(t)),
         None => what.to_string(),
     }
 }

@@ -61,21 +61,7 @@ pub(crate) fn value_type(m: &Module, t: TypeId) -> Result<Ty, Refusal> {
         Type::Array { .. } => return Err(Refusal::new("Array types are not supported in PNaCl bitcode")),
         _ => None,
     };
-    ty.ok_or_else(|| Refusal::new(format!("type {} has no encoding in PNaCl bitcode", type_name(m, t))))
-}
-
-/// A short LLVM spelling of a type, for messages.
-pub(crate) fn type_name(m: &Module, t: TypeId) -> String {
-    match m.types.get(t) {
-        Type::Int(w) => format!("i{w}"),
-        Type::Vector { len, elem, .. } => format!("<{len} x {}>", type_name(m, *elem)),
-        Type::Array { len, elem } => format!("[{len} x {}]", type_name(m, *elem)),
-        Type::Pointer { pointee: Some(p), .. } => format!("{}*", type_name(m, *p)),
-        Type::Pointer { pointee: None, .. } => "ptr".into(),
-        Type::Struct(s) => s.name.as_ref().map_or_else(|| "{...}".into(), |n| format!("%{n}")),
-        Type::Function { .. } => "a function type".into(),
-        other => format!("{other:?}").to_lowercase(),
-    }
+    ty.ok_or_else(|| Refusal::new(format!("type {} has no encoding in PNaCl bitcode", m.types.short_name(t))))
 }
 
 /// The subtypes the writer enumerates before a type: a function's return and parameter

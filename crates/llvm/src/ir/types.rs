@@ -247,6 +247,26 @@ impl Types {
         }
     }
 
+    /// A short LLVM spelling of type `t`, for messages (`i32*`, `<4 x float>`, `%name`;
+    /// `{...}` for a literal struct, and `...` below a few levels of nesting).
+    pub fn short_name(&self, t: TypeId) -> String {
+        self.short_name_at(t, 0)
+    }
+
+    fn short_name_at(&self, t: TypeId, depth: u32) -> String {
+        match self.get(t) {
+            _ if depth > 4 => "...".into(),
+            Type::Int(w) => format!("i{w}"),
+            Type::Pointer { pointee: Some(p), .. } => format!("{}*", self.short_name_at(*p, depth + 1)),
+            Type::Pointer { pointee: None, .. } => "ptr".into(),
+            Type::Vector { len, elem, .. } => format!("<{len} x {}>", self.short_name_at(*elem, depth + 1)),
+            Type::Array { len, elem } => format!("[{len} x {}]", self.short_name_at(*elem, depth + 1)),
+            Type::Struct(s) => s.name.as_ref().map_or_else(|| "{...}".into(), |n| format!("%{n}")),
+            Type::Function { .. } => "a function type".into(),
+            other => format!("{other:?}").to_lowercase(),
+        }
+    }
+
     /// The pointee of a typed pointer (`None` for opaque pointers and non-pointers).
     pub fn pointee(&self, id: TypeId) -> Option<TypeId> {
         match self.get(id) {

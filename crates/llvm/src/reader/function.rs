@@ -146,8 +146,8 @@ impl Body<'_, '_> {
                 let types = &self.r.m.types;
                 return Err(rec.error(format!(
                     "value {id} has type {} where the record needs {}",
-                    instructions::spell(types, actual, 0),
-                    instructions::spell(types, t, 0)
+                    types.short_name(actual),
+                    types.short_name(t)
                 )));
             }
             return Ok(v);

@@ -131,21 +131,6 @@ fn binary_op_of(types: &Types, code: u64, t: TypeId) -> Option<BinaryOp> {
     }
 }
 
-/// A short LLVM spelling of type `t`, for messages.
-pub(super) fn spell(types: &Types, t: TypeId, depth: u32) -> String {
-    match types.get(t) {
-        _ if depth > 4 => "...".into(),
-        Type::Int(w) => format!("i{w}"),
-        Type::Pointer { pointee: Some(p), .. } => format!("{}*", spell(types, *p, depth + 1)),
-        Type::Pointer { pointee: None, .. } => "ptr".into(),
-        Type::Vector { len, elem, .. } => format!("<{len} x {}>", spell(types, *elem, depth + 1)),
-        Type::Array { len, elem } => format!("[{len} x {}]", spell(types, *elem, depth + 1)),
-        Type::Struct(s) => s.name.as_ref().map_or_else(|| "a struct".into(), |n| format!("%{n}")),
-        Type::Function { .. } => "a function type".into(),
-        other => format!("{other:?}").to_lowercase(),
-    }
-}
-
 fn is_fp(b: &Body<'_, '_>, t: TypeId) -> bool {
     let types = &b.r.m.types;
     types.get(t).is_float() || types.element(t).is_some_and(|e| types.get(e).is_float())
@@ -243,14 +228,14 @@ pub(super) fn decode(b: &mut Body<'_, '_>, r: &Rec) -> Result<(), ReadError> {
             let (lhs, t) = b.value_and_type(r, &mut i)?;
             let rhs = b.value(r, &mut i, t)?;
             let op = binary_op_of(&b.r.m.types, r.op(i)?, t)
-                .ok_or_else(|| r.error(format!("invalid binary operator for type {}", spell(&b.r.m.types, t, 0))))?;
+                .ok_or_else(|| r.error(format!("invalid binary operator for type {}", b.r.m.types.short_name(t))))?;
             let flags = r.get(i + 1).unwrap_or(0) as u32;
             (InstKind::Binary { op, lhs, rhs, flags }, t)
         }
         56 => {
             let (val, t) = b.value_and_type(r, &mut i)?;
             if r.op(i)? != 0 || !is_fp(b, t) {
-                return Err(r.error(format!("invalid unary operator for type {}", spell(&b.r.m.types, t, 0))));
+                return Err(r.error(format!("invalid unary operator for type {}", b.r.m.types.short_name(t))));
             }
             (InstKind::FNeg { val, flags: r.get(i + 1).unwrap_or(0) as u32 }, t)
         }
@@ -260,7 +245,7 @@ pub(super) fn decode(b: &mut Body<'_, '_>, r: &Rec) -> Result<(), ReadError> {
             let op = cast_op(r.op(i + 1)?).ok_or_else(|| r.error("unknown cast"))?;
             if !cast_is_valid(&b.r.m.types, op, from, to) {
                 let types = &b.r.m.types;
-                let (from, to) = (spell(types, from, 0), spell(types, to, 0));
+                let (from, to) = (types.short_name(from), types.short_name(to));
                 return Err(r.error(format!("invalid cast: {} from {from} to {to}", op.name())));
             }
             (InstKind::Cast { op, val }, to)
