@@ -33,16 +33,10 @@ fn retain_indexed<T>(list: &mut Vec<T>, mut keep: impl FnMut(u32, &T) -> bool) -
     map
 }
 
-/// The new index of old index `i`, if kept; `None` too for an index the list never had (a
-/// constant left naming an item removed without renumbering must not crash the next edit).
-fn kept(map: &[Option<u32>], i: u32) -> Option<u32> {
-    map.get(i as usize).copied().flatten()
-}
-
 /// Renumbers the entries of `order` that `index` selects by `map`, dropping removed ones.
 fn renumber(order: &mut Vec<GlobalRef>, map: &[Option<u32>], index: impl Fn(&mut GlobalRef) -> Option<&mut u32>) {
     order.retain_mut(|r| match index(r) {
-        Some(i) => match kept(map, *i) {
+        Some(i) => match map[*i as usize] {
             Some(n) => {
                 *i = n;
                 true
@@ -61,11 +55,11 @@ impl Module {
         let map = retain_indexed(&mut self.functions, |i, f| keep(FuncId(i), f));
         let undef = self.types.opaque_pointer();
         self.consts.rewrite(|c| match *c {
-            Const::Function(f) => Some(match kept(&map, f.0) {
+            Const::Function(f) => Some(match map[f.0 as usize] {
                 Some(n) => Const::Function(FuncId(n)),
                 None => Const::Undef(undef),
             }),
-            Const::BlockAddress { ty, func, block } => Some(match kept(&map, func.0) {
+            Const::BlockAddress { ty, func, block } => Some(match map[func.0 as usize] {
                 Some(n) => Const::BlockAddress { ty, func: FuncId(n), block },
                 None => Const::Undef(ty),
             }),
@@ -83,7 +77,7 @@ impl Module {
         let map = retain_indexed(&mut self.globals, |i, g| keep(GlobalId(i), g));
         let undef = self.types.opaque_pointer();
         self.consts.rewrite(|c| match *c {
-            Const::Global(g) => Some(kept(&map, g.0).map_or(Const::Undef(undef), |n| Const::Global(GlobalId(n)))),
+            Const::Global(g) => Some(map[g.0 as usize].map_or(Const::Undef(undef), |n| Const::Global(GlobalId(n)))),
             _ => None,
         });
         renumber(&mut self.name_order, &map, |r| match r {
@@ -98,7 +92,7 @@ impl Module {
         let map = retain_indexed(&mut self.aliases, |i, a| keep(AliasId(i), a));
         let undef = self.types.opaque_pointer();
         self.consts.rewrite(|c| match *c {
-            Const::Alias(a) => Some(kept(&map, a.0).map_or(Const::Undef(undef), |n| Const::Alias(AliasId(n)))),
+            Const::Alias(a) => Some(map[a.0 as usize].map_or(Const::Undef(undef), |n| Const::Alias(AliasId(n)))),
             _ => None,
         });
         renumber(&mut self.name_order, &map, |r| match r {
