@@ -13,24 +13,19 @@
 
 use libfuzzer_sys::fuzz_target;
 use pnacl_bitcode::{Abbrevs, NoListener, ReadOptions, read_with, write};
-use pnacl_convert::freeze::{FreezeOptions, NameHistory, Writer, freeze, respell_intrinsics};
+use pnacl_convert::freeze::{FreezeOptions, NameHistory, Writer, freeze, name_history, respell_intrinsics};
 use pnacl_text::dis;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(read) = pnacl_llvm::read(data) else { return };
     // What `pnacl freeze` does (crates/cli/src/producer.rs), without the files.
-    let history: Option<Vec<String>> =
-        (!read.names_from_string_table).then(|| read.name_order.iter().map(|&r| read.props(r).name.clone()).collect());
+    let history = name_history(&read);
     let writer = Writer::for_module(&read);
     for align_bitcode_records in [false, true] {
         let mut m = read.clone();
         respell_intrinsics(&mut m);
-        let h = match &history {
-            Some(h) => NameHistory::Read(h),
-            None => NameHistory::Assembled,
-        };
         let options = FreezeOptions { writer, allow_local_symbol_tables: false, align_bitcode_records };
-        let Ok(pm) = freeze(&m, h, &options) else { return };
+        let Ok(pm) = freeze(&m, NameHistory::of(history.as_deref()), &options) else { return };
         let bytes = write(&pm, Abbrevs::Standard).expect("a frozen module can be written");
         if m.functions.is_empty() {
             // PNaCl bitcode needs a function before the globals block; pnacl-freeze wrote

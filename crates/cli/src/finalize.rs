@@ -42,7 +42,7 @@ fn finalize(args: &Args) -> Result<i32, Failure> {
     let name = output::input_name(&args.input);
     output::check_target(&args.output, Content::Binary)?;
     let mut m = producer::read_llvm(&args.input)?;
-    let history = producer::name_history(&m);
+    let history = pnacl_convert::freeze::name_history(&m);
     let options = FreezeOptions { writer: producer::writer_for(&m, args.writer), ..FreezeOptions::default() };
     pnacl_passes::strip::strip(&mut m);
     let bytes = producer::freeze_bytes(&mut m, history.as_deref(), &options).map_err(|e| Failure::input(&name, e))?;

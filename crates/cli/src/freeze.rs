@@ -51,7 +51,7 @@ fn freeze(args: &Args) -> Result<i32, Failure> {
         allow_local_symbol_tables: args.allow_local_symbol_tables,
         align_bitcode_records: args.align_bitcode_records,
     };
-    let history = producer::name_history(&m);
+    let history = pnacl_convert::freeze::name_history(&m);
     let bytes = producer::freeze_bytes(&mut m, history.as_deref(), &options).map_err(|e| Failure::input(&name, e))?;
     output::write(&args.output, Content::Binary, &bytes)?;
     Ok(status::SUCCESS)

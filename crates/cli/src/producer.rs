@@ -20,12 +20,6 @@ pub fn read_llvm(path: &Path) -> Result<Module, Failure> {
     pnacl_llvm::read(&bytes).map_err(|e| Failure::input(&name, e))
 }
 
-/// The names of `m`'s globals in the order LLVM's reader entered them, taken before any pass
-/// renames or strips them.
-pub fn name_history(m: &Module) -> Option<Vec<String>> {
-    (!m.names_from_string_table).then(|| m.name_order.iter().map(|&r| m.props(r).name.clone()).collect())
-}
-
 /// Which writer version to reproduce, as the command line asks (or from the module).
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WriterArg {
@@ -49,11 +43,7 @@ pub fn writer_for(m: &Module, asked: Option<WriterArg>) -> Writer {
 /// Freezes `m` into pexe bytes with the standard abbreviations.
 pub fn freeze_bytes(m: &mut Module, history: Option<&[String]>, options: &FreezeOptions) -> Result<Vec<u8>, String> {
     respell_intrinsics(m);
-    let h = match history {
-        Some(h) => NameHistory::Read(h),
-        None => NameHistory::Assembled,
-    };
-    let pm = freeze(m, h, options).map_err(|e| e.to_string())?;
+    let pm = freeze(m, NameHistory::of(history), options).map_err(|e| e.to_string())?;
     pnacl_bitcode::write(&pm, Abbrevs::Standard).map_err(|e| format!("internal error: {e}"))
 }
 

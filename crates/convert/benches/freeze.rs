@@ -11,7 +11,7 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use pnacl_bitcode::{Abbrevs, ReadOptions};
 use pnacl_bitstream::{Container, Cursor, Step};
-use pnacl_convert::freeze::{FreezeOptions, NameHistory, Writer, freeze, respell_intrinsics};
+use pnacl_convert::freeze::{FreezeOptions, NameHistory, Writer, freeze, name_history, respell_intrinsics};
 use pnacl_convert::thaw::{ThawOptions, thaw};
 use pnacl_llvm::Module;
 use std::hint::black_box;
@@ -31,12 +31,10 @@ fn scan(data: &[u8]) -> u64 {
 
 /// What `pnacl freeze` does between reading the file and writing the pexe.
 fn freeze_module(m: &mut Module) -> Vec<u8> {
-    let history: Option<Vec<String>> =
-        (!m.names_from_string_table).then(|| m.name_order.iter().map(|&r| m.props(r).name.clone()).collect());
+    let history = name_history(m);
     let options = FreezeOptions { writer: Writer::for_module(m), ..FreezeOptions::default() };
     respell_intrinsics(m);
-    let h = history.as_deref().map_or(NameHistory::Assembled, NameHistory::Read);
-    let pm = freeze(m, h, &options).expect("the bench input freezes");
+    let pm = freeze(m, NameHistory::of(history.as_deref()), &options).expect("the bench input freezes");
     pnacl_bitcode::write(&pm, Abbrevs::Standard).unwrap()
 }
 

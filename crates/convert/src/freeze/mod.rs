@@ -18,7 +18,7 @@ mod types;
 
 pub use error::{FreezeError, Refusal};
 pub use intrinsics::respell_intrinsics;
-pub use symtab::NameHistory;
+pub use symtab::{NameHistory, name_history};
 
 use pnacl_bitcode::ir::{Function as PFunction, Linkage as PLinkage, Module as PModule};
 use pnacl_bitstream::{

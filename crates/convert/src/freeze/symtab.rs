@@ -30,6 +30,20 @@ pub enum NameHistory<'a> {
     Assembled,
 }
 
+impl<'a> NameHistory<'a> {
+    /// The history of a module whose [`name_history`] is `names`.
+    pub fn of(names: Option<&'a [String]>) -> Self {
+        names.map_or(NameHistory::Assembled, NameHistory::Read)
+    }
+}
+
+/// The names of `m`'s globals in the order LLVM's reader entered them, for
+/// [`NameHistory::Read`]; `None` when they came from a string table (LLVM 5 and newer),
+/// which keeps no such order. Take it before a pass renames or strips names.
+pub fn name_history(m: &Module) -> Option<Vec<String>> {
+    (!m.names_from_string_table).then(|| m.name_order.iter().map(|&r| m.props(r).name.clone()).collect())
+}
+
 /// Inserts `seq` into a table, removes what is no longer `live`, inserts the live names the
 /// history lacks, and returns the table's iteration order.
 fn replay<'n>(seq: &[&'n [u8]], live: &[&'n [u8]]) -> Vec<&'n [u8]> {
