@@ -131,34 +131,6 @@ fn typed_round_trip_gives_every_corpus_pexe_back() {
     assert_eq!(identical.len() + vst_only.len(), pexes().len());
 }
 
-/// Does `stdout` match the run case's expected output (a file under `expected/`, or
-/// `sha256:HEX:LENGTH`)?
-fn check_stdout(expected: &str, stdout: &[u8]) -> Result<(), String> {
-    if let Some(rest) = expected.strip_prefix("sha256:") {
-        let (hash, len) = rest.split_once(':').ok_or("bad sha256 field")?;
-        if stdout.len().to_string() != len {
-            return Err(format!("{} bytes of stdout, expected {len}", stdout.len()));
-        }
-        let mut c = std::process::Command::new("sha256sum");
-        c.stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped());
-        let mut child = c.spawn().map_err(|e| format!("sha256sum: {e}"))?;
-        std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), stdout).map_err(|e| e.to_string())?;
-        let out = child.wait_with_output().map_err(|e| e.to_string())?;
-        let got = String::from_utf8_lossy(&out.stdout).split_whitespace().next().unwrap_or_default().to_string();
-        return if got == hash { Ok(()) } else { Err(format!("stdout sha256 {got}, expected {hash}")) };
-    }
-    let want = std::fs::read(corpus_dir().join(expected)).map_err(|e| format!("{expected}: {e}"))?;
-    if want == stdout {
-        Ok(())
-    } else {
-        Err(format!(
-            "stdout differs from {expected}:\n--- expected\n{}\n--- got\n{}",
-            common::tail(&String::from_utf8_lossy(&want), 20),
-            common::tail(&String::from_utf8_lossy(stdout), 20)
-        ))
-    }
-}
-
 #[test]
 fn opaque_round_trip_gives_every_corpus_pexe_back_and_runs() {
     let trip = round_trip_all(false);
@@ -186,18 +158,7 @@ fn opaque_round_trip_gives_every_corpus_pexe_back_and_runs() {
             .args(&case.args)
             .output()
             .expect("run pnacl");
-        let name = format!("{} {}", case.file, case.args.join(" "));
-        if out.status.code() != Some(case.expected_exit) {
-            failures.push(format!(
-                "{name}: exit status {:?}, expected {}; stderr: {}",
-                out.status.code(),
-                case.expected_exit,
-                String::from_utf8_lossy(&out.stderr)
-            ));
-        }
-        if let Err(e) = check_stdout(&case.expected_stdout, &out.stdout) {
-            failures.push(format!("{name}: {e}"));
-        }
+        failures.extend(case.differences(&out));
     }
     println!("{} run cases of the opaque-pointer round trip checked", cases.len());
     assert!(failures.is_empty(), "{} of {} run cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));

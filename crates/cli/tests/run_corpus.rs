@@ -2,44 +2,6 @@
 //! exact standard output and exit status.
 
 use pnacl_testutil::{corpus_dir, pnacl_command, runs, workspace_root};
-use std::process::Command;
-
-/// The expected standard output of a run case: a file under `expected/`, or a digest.
-fn matches(expected: &str, stdout: &[u8]) -> Result<(), String> {
-    if let Some(rest) = expected.strip_prefix("sha256:") {
-        let (hash, len) = rest.split_once(':').ok_or("bad sha256 field")?;
-        let len: usize = len.parse().map_err(|_| "bad length")?;
-        if stdout.len() != len {
-            return Err(format!("{} bytes, expected {len}", stdout.len()));
-        }
-        let got = sha256_hex(stdout);
-        return if got == hash { Ok(()) } else { Err(format!("sha256 {got}, expected {hash}")) };
-    }
-    let want = std::fs::read(corpus_dir().join(expected)).map_err(|e| format!("{expected}: {e}"))?;
-    if want == stdout {
-        Ok(())
-    } else {
-        Err(format!(
-            "stdout differs from {expected}:\n--- expected\n{}\n--- got\n{}",
-            String::from_utf8_lossy(&want),
-            String::from_utf8_lossy(stdout)
-        ))
-    }
-}
-
-fn sha256_hex(data: &[u8]) -> String {
-    let out = Command::new("sha256sum")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child.stdin.take().expect("stdin").write_all(data)?;
-            child.wait_with_output()
-        })
-        .expect("sha256sum");
-    String::from_utf8_lossy(&out.stdout).split_whitespace().next().unwrap_or_default().to_string()
-}
 
 #[test]
 fn every_test_run_case_gives_its_output_and_status() {
@@ -56,19 +18,8 @@ fn every_test_run_case_gives_its_output_and_status() {
             .args(&case.args)
             .output()
             .expect("run pnacl");
-        let name = format!("{} {}", case.file, case.args.join(" "));
-        if out.status.code() != Some(case.expected_exit) {
-            failures.push(format!(
-                "{name}: exit status {:?}, expected {}; stderr: {}",
-                out.status.code(),
-                case.expected_exit,
-                String::from_utf8_lossy(&out.stderr)
-            ));
-        }
-        if let Err(e) = matches(&case.expected_stdout, &out.stdout) {
-            failures.push(format!("{name}: {e}"));
-        }
-        assert!(out.stderr.is_empty(), "{name}: unexpected stderr: {}", String::from_utf8_lossy(&out.stderr));
+        failures.extend(case.differences(&out));
+        assert!(out.stderr.is_empty(), "{}: unexpected stderr: {}", case.name(), String::from_utf8_lossy(&out.stderr));
     }
     assert!(failures.is_empty(), "{} of {} run cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
 }

@@ -123,6 +123,71 @@ pub struct RunCase {
     pub native_seconds: Option<f64>,
 }
 
+impl RunCase {
+    /// The case for messages: FILE and its arguments.
+    pub fn name(&self) -> String {
+        format!("{} {}", self.file, self.args.join(" "))
+    }
+
+    /// Every way a run of the case differs from what it expects: its exit status, then its
+    /// standard output (a file under `expected/`, or a length and sha256 digest).
+    pub fn differences(&self, out: &std::process::Output) -> Vec<String> {
+        let name = self.name();
+        let mut found = Vec::new();
+        if out.status.code() != Some(self.expected_exit) {
+            found.push(format!(
+                "{name}: exit status {:?}, expected {}; stderr: {}",
+                out.status.code(),
+                self.expected_exit,
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        if let Err(e) = self.check_stdout(&out.stdout) {
+            found.push(format!("{name}: {e}"));
+        }
+        found
+    }
+
+    /// Checks a run's standard output against the expected one.
+    pub fn check_stdout(&self, stdout: &[u8]) -> Result<(), String> {
+        let expected = &self.expected_stdout;
+        if let Some(rest) = expected.strip_prefix("sha256:") {
+            let (hash, len) = rest.split_once(':').ok_or("bad sha256 field")?;
+            let len: usize = len.parse().map_err(|_| "bad length")?;
+            if stdout.len() != len {
+                return Err(format!("{} bytes, expected {len}", stdout.len()));
+            }
+            let got = sha256_hex(stdout);
+            return if got == hash { Ok(()) } else { Err(format!("sha256 {got}, expected {hash}")) };
+        }
+        let want = std::fs::read(corpus_dir().join(expected)).map_err(|e| format!("{expected}: {e}"))?;
+        if want == stdout {
+            Ok(())
+        } else {
+            Err(format!(
+                "stdout differs from {expected}:\n--- expected\n{}\n--- got\n{}",
+                String::from_utf8_lossy(&want),
+                String::from_utf8_lossy(stdout)
+            ))
+        }
+    }
+}
+
+/// The sha256 digest of `data` in hex, by `sha256sum` (coreutils).
+fn sha256_hex(data: &[u8]) -> String {
+    let out = Command::new("sha256sum")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().expect("stdin").write_all(data)?;
+            child.wait_with_output()
+        })
+        .expect("sha256sum");
+    String::from_utf8_lossy(&out.stdout).split_whitespace().next().unwrap_or_default().to_string()
+}
+
 /// Every run case.
 pub fn runs() -> Vec<RunCase> {
     let text = std::fs::read_to_string(corpus_dir().join("RUNS.tsv")).expect("read RUNS.tsv");
