@@ -2,9 +2,10 @@
 //! (before the user, or at the end of the predecessor for a phi's incoming value); global
 //! initializers keep theirs, for FlattenGlobals.
 
+use crate::promote_i1_ops::{binary_extension, compare_extension};
 use crate::util::inst;
 use crate::{Pass, PassError};
-use pnacl_llvm::ir::{BinaryOp, CastOp, Const, ConstId, ExprOp, FuncId, InstId, InstKind, IntPred, Module, Value};
+use pnacl_llvm::ir::{CastOp, Const, ConstId, ExprOp, FuncId, InstId, InstKind, IntPred, Module, Value};
 
 /// The pass.
 pub struct ExpandConstantExpr;
@@ -27,21 +28,22 @@ pub(crate) fn expand(m: &mut Module, f: FuncId, c: ConstId, out: &mut Vec<InstId
     let on_i1 = operands.first().is_some_and(|&o| m.const_type(o) == Some(i1));
     let ops = match op {
         ExprOp::ICmp(pred) if on_i1 && !matches!(pred, IntPred::Eq | IntPred::Ne) => {
-            let signed = matches!(pred, IntPred::Sgt | IntPred::Sge | IntPred::Slt | IntPred::Sle);
-            widen_i1(m, f, &ops, signed, out)
+            widen_i1(m, f, &ops, compare_extension(pred), out)
         }
-        ExprOp::Binary(b, _) if on_i1 && !matches!(b, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor) => {
-            let signed = matches!(b, BinaryOp::SDiv | BinaryOp::SRem | BinaryOp::AShr);
-            let wide = widen_i1(m, f, &ops, signed, out);
-            let i8t = m.types.int(8);
-            let k = InstKind::Binary { op: b, lhs: wide[0], rhs: wide[1], flags: 0 };
-            let v = m.functions[f.0 as usize].add_inst(inst(k, i8t));
-            out.push(v);
-            let t =
-                m.functions[f.0 as usize].add_inst(inst(InstKind::Cast { op: CastOp::Trunc, val: Value::Inst(v) }, i1));
-            out.push(t);
-            return Value::Inst(t);
-        }
+        ExprOp::Binary(b, _) if on_i1 => match binary_extension(b) {
+            Some(ext) => {
+                let wide = widen_i1(m, f, &ops, ext, out);
+                let i8t = m.types.int(8);
+                let k = InstKind::Binary { op: b, lhs: wide[0], rhs: wide[1], flags: 0 };
+                let v = m.functions[f.0 as usize].add_inst(inst(k, i8t));
+                out.push(v);
+                let trunc = InstKind::Cast { op: CastOp::Trunc, val: Value::Inst(v) };
+                let t = m.functions[f.0 as usize].add_inst(inst(trunc, i1));
+                out.push(t);
+                return Value::Inst(t);
+            }
+            None => ops,
+        },
         _ => ops,
     };
     let kind = match op {
@@ -68,10 +70,9 @@ pub(crate) fn expand(m: &mut Module, f: FuncId, c: ConstId, out: &mut Vec<InstId
     Value::Inst(id)
 }
 
-/// `ops` extended to i8 (sign- or zero-), each by an instruction pushed on `out`.
-fn widen_i1(m: &mut Module, f: FuncId, ops: &[Value], signed: bool, out: &mut Vec<InstId>) -> Vec<Value> {
+/// `ops` extended to i8 by `ext`, each by an instruction pushed on `out`.
+fn widen_i1(m: &mut Module, f: FuncId, ops: &[Value], ext: CastOp, out: &mut Vec<InstId>) -> Vec<Value> {
     let i8t = m.types.int(8);
-    let ext = if signed { CastOp::SExt } else { CastOp::ZExt };
     ops.iter()
         .map(|&v| {
             let id = m.functions[f.0 as usize].add_inst(inst(InstKind::Cast { op: ext, val: v }, i8t));

@@ -3,7 +3,22 @@
 
 use crate::util::{inst, load, ptr_to, store};
 use crate::{Pass, PassError};
-use pnacl_llvm::ir::{BinaryOp, CastOp, InstKind, Module, Value};
+use pnacl_llvm::ir::{BinaryOp, CastOp, InstKind, IntPred, Module, Value};
+
+/// How an `i1` binary operator is computed on `i8`: the extension of its operands (signed
+/// operations see -1 for true); `None` for `and`, `or` and `xor`, which stay on `i1`.
+pub(crate) fn binary_extension(op: BinaryOp) -> Option<CastOp> {
+    match op {
+        BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => None,
+        BinaryOp::SDiv | BinaryOp::SRem | BinaryOp::AShr => Some(CastOp::SExt),
+        _ => Some(CastOp::ZExt),
+    }
+}
+
+/// The extension to `i8` of the operands of an `i1` comparison.
+pub(crate) fn compare_extension(pred: IntPred) -> CastOp {
+    if matches!(pred, IntPred::Sgt | IntPred::Sge | IntPred::Slt | IntPred::Sle) { CastOp::SExt } else { CastOp::ZExt }
+}
 
 /// The pass.
 pub struct PromoteI1Ops;
@@ -34,22 +49,18 @@ impl Pass for PromoteI1Ops {
                         let s = store(m, p, v, align);
                         out.emit(m, s);
                     }
-                    InstKind::Binary { op, lhs, rhs, .. }
-                        if i.ty == i1t && !matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor) =>
-                    {
-                        // Each operand widened as the operation reads it: signed operations
-                        // see -1 for true.
-                        let signed = matches!(op, BinaryOp::SDiv | BinaryOp::SRem | BinaryOp::AShr);
-                        let ext = if signed { CastOp::SExt } else { CastOp::ZExt };
-                        let l = out.cast(m, ext, lhs, i8t);
-                        let r = out.cast(m, ext, rhs, i8t);
-                        let v = out.emit(m, inst(InstKind::Binary { op, lhs: l, rhs: r, flags: 0 }, i8t));
-                        let t = out.cast(m, CastOp::Trunc, v, i1t);
-                        replace.insert(Value::Inst(id), t);
-                    }
+                    InstKind::Binary { op, lhs, rhs, .. } if i.ty == i1t => match binary_extension(op) {
+                        Some(ext) => {
+                            let l = out.cast(m, ext, lhs, i8t);
+                            let r = out.cast(m, ext, rhs, i8t);
+                            let v = out.emit(m, inst(InstKind::Binary { op, lhs: l, rhs: r, flags: 0 }, i8t));
+                            let t = out.cast(m, CastOp::Trunc, v, i1t);
+                            replace.insert(Value::Inst(id), t);
+                        }
+                        None => out.keep(id),
+                    },
                     InstKind::ICmp { pred, lhs, rhs } if is_i1(m, lhs) => {
-                        use pnacl_llvm::ir::IntPred::*;
-                        let ext = if matches!(pred, Sgt | Sge | Slt | Sle) { CastOp::SExt } else { CastOp::ZExt };
+                        let ext = compare_extension(pred);
                         let l = out.cast(m, ext, lhs, i8t);
                         let r = out.cast(m, ext, rhs, i8t);
                         let v = out.emit(m, inst(InstKind::ICmp { pred, lhs: l, rhs: r }, i1t));
