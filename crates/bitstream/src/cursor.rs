@@ -19,7 +19,7 @@ use crate::entry::{
 use crate::error::{Error, Result};
 use crate::gather::{Gather, ShiftGather};
 use crate::position::BitPos;
-use crate::window::{MAX_WINDOW_VALUES, Packed, Vbr6Fields};
+use crate::window::{MAX_RECORD_VALUES, MAX_WINDOW_VALUES, Packed, Vbr6Fields, unabbrev_windows, window_part};
 use std::any::type_name;
 use std::marker::PhantomData;
 use std::ops::Range;
@@ -64,8 +64,8 @@ pub struct Cursor<'a, G: Gather = ShiftGather> {
     /// Values of the last record read field by field (the abbreviated path decodes the
     /// record code into `ops[0]`).
     ops: Vec<u64>,
-    /// Values of the last record decoded from one window.
-    window_values: [u64; MAX_WINDOW_VALUES],
+    /// Values of the last record decoded by the fast path.
+    window_values: [u64; MAX_RECORD_VALUES],
     /// Where the last record's operands are.
     operands: Operands,
     defined: Option<Arc<Abbrev>>,
@@ -115,7 +115,7 @@ impl<'a, G: Gather> Cursor<'a, G> {
             blockinfo: BlockInfo::default(),
             setbid: None,
             ops: Vec::with_capacity(64),
-            window_values: [0; MAX_WINDOW_VALUES],
+            window_values: [0; MAX_RECORD_VALUES],
             operands: Operands::Fields { start: 0 },
             defined: None,
             width: 0,
@@ -280,7 +280,7 @@ impl<'a, G: Gather> Cursor<'a, G> {
 
     /// Reads the records that follow, one after another, while each fits the fast path
     /// (inside a block other than BLOCKINFO, scalar operands only, ending within one 64-bit
-    /// window), and hands each to `f`. Returns at the first entry that doesn't fit, without
+    /// window unless it is unabbreviated), and hands each to `f`. Returns at the first entry that doesn't fit, without
     /// reading it (the next [`Cursor::next_entry`] does), or with the first error `f`
     /// returns, past the record it refused (which [`Cursor::last_pos`] then gives).
     ///
@@ -298,7 +298,7 @@ impl<'a, G: Gather> Cursor<'a, G> {
         }
         let (data, limit) = (self.reader.data(), self.reader.limit_bits());
         let (width, plans) = (self.width, &self.set.plans[..]);
-        let mut values = [0; MAX_WINDOW_VALUES];
+        let mut values = [0; MAX_RECORD_VALUES];
         let (mut pos, mut last) = (self.reader.pos().0, self.last_pos);
         let result = loop {
             let Some(w) = window_record::<G>(data, limit, pos, width, plans, &mut values) else { break Ok(()) };
@@ -355,7 +355,8 @@ impl<'a, G: Gather> Cursor<'a, G> {
     }
 
     /// Fast path: a record inside a block that, abbreviation id included, ends within one
-    /// 64-bit window, decoded into `window_values`, having moved past it; `None`, without
+    /// 64-bit window (or is unabbreviated and short enough for [`unabbrev_windows`]),
+    /// decoded into `window_values`, having moved past it; `None`, without
     /// moving, for anything else (errors included), which [`Cursor::step_slow`] then reads
     /// from the same bits.
     #[inline(always)]
@@ -564,8 +565,8 @@ struct WindowRecord {
 }
 
 /// Decodes the record at bit `pos` of `data` into `values`, when it is one the fast path
-/// takes: unabbreviated or with a plan in `plans`, and ending within one window and before
-/// `limit`.
+/// takes: with a plan in `plans` and ending within one window, or unabbreviated (over
+/// several windows if need be); and ending before `limit`.
 #[inline(always)]
 fn window_record<G: Gather>(
     data: &[u8],
@@ -573,22 +574,26 @@ fn window_record<G: Gather>(
     pos: u64,
     width: u32,
     plans: &[Option<Packed>],
-    values: &mut [u64; MAX_WINDOW_VALUES],
+    values: &mut [u64; MAX_RECORD_VALUES],
 ) -> Option<WindowRecord> {
     let (window, avail) = window_at(data, pos)?;
     let id = (window & (u64::MAX >> (64 - width))) as u32;
     let (rest, rest_avail) = (window >> width, avail - width);
-    let (code, ops, bits) = if id == UNABBREV_RECORD {
-        let (code, count, bits) = unabbrev_window::<G>(rest, rest_avail, values)?;
-        (code, 0..count, bits)
+    let (code, ops, next) = if id == UNABBREV_RECORD {
+        match unabbrev_window::<G>(rest, rest_avail, window_part(values)) {
+            Some((code, count, bits)) => (code, 0..count, pos + u64::from(width + bits)),
+            None => {
+                let (code, count, next) = unabbrev_windows::<G>(data, pos + u64::from(width), values)?;
+                (code, 0..count, next)
+            }
+        }
     } else if id >= FIRST_APPLICATION_ABBREV {
         let plan = plans.get((id - FIRST_APPLICATION_ABBREV) as usize)?.as_ref()?;
-        let bits = plan.decode::<G>(rest, rest_avail, values)?;
-        (values[0], 1..plan.len(), bits)
+        let bits = plan.decode::<G>(rest, rest_avail, window_part(values))?;
+        (values[0], 1..plan.len(), pos + u64::from(width + bits))
     } else {
         return None;
     };
-    let next = pos + u64::from(width + bits);
     (next <= limit).then_some(WindowRecord { id, code, ops, next })
 }
 

@@ -154,6 +154,60 @@ fn vbr_field<G: Gather>(
 /// six bits after its code and count.
 pub(crate) const MAX_WINDOW_VALUES: usize = 10;
 
+/// Room for the values of a record the cursor's fast path decodes: one window's worth, or
+/// the operands of an unabbreviated record read over several windows by
+/// [`unabbrev_windows`] (call records with many arguments, long phis).
+pub(crate) const MAX_RECORD_VALUES: usize = 64;
+
+/// The first [`MAX_WINDOW_VALUES`] of a record buffer, for the one-window decoders.
+#[inline(always)]
+pub(crate) fn window_part(values: &mut [u64; MAX_RECORD_VALUES]) -> &mut [u64; MAX_WINDOW_VALUES] {
+    values.first_chunk_mut().expect("the record buffer holds a window's values")
+}
+
+/// Decodes an unabbreviated record (VBR6 code, count and operands) that starts at bit `pos`
+/// of `data` and ends past the first window, a window at a time, into `out`. Returns its
+/// code, its number of operands and the bit after it; or `None` (leaving the record to the
+/// field-by-field path, which also reports any error) if it has more than
+/// [`MAX_RECORD_VALUES`] operands, holds a value longer than a window, or comes too near
+/// the end of `data`. The caller checks the end against its limit.
+///
+/// Out of line: such records are one in twenty, and inlined this would crowd the record
+/// loop.
+#[inline(never)]
+pub(crate) fn unabbrev_windows<G: Gather>(
+    data: &[u8],
+    pos: u64,
+    out: &mut [u64; MAX_RECORD_VALUES],
+) -> Option<(u64, usize, u64)> {
+    let (window, avail) = crate::bits::window_at(data, pos)?;
+    let mut fields = Vbr6Fields::new(window, avail);
+    let code = fields.next_field::<G>()?;
+    let count = usize::try_from(fields.next_field::<G>()?).ok()?;
+    if count > MAX_RECORD_VALUES {
+        return None;
+    }
+    let (mut done, mut at) = (0, pos);
+    loop {
+        while done < count
+            && let Some(v) = fields.next_field::<G>()
+        {
+            out[done] = v;
+            done += 1;
+        }
+        // No progress in a fresh window: a value longer than a window.
+        if fields.used() == 0 {
+            return None;
+        }
+        at += u64::from(fields.used());
+        if done == count {
+            return Some((code, count, at));
+        }
+        let (window, avail) = crate::bits::window_at(data, at)?;
+        fields = Vbr6Fields::new(window, avail);
+    }
+}
+
 /// The shapes of PNaCl's standard abbreviations: a literal record code, then up to three
 /// VBR6, VBR4, VBR8 or fixed fields. Each is decoded by straight-line code, so a record
 /// costs one branch on its shape rather than one per field.
@@ -421,6 +475,53 @@ pub(crate) mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn unabbreviated_records_over_windows_match_the_bit_reader() {
+        with_each_gather!(unabbreviated_records_match);
+    }
+
+    fn unabbreviated_records_match<G: Gather>() {
+        // Records of up to 80 operands of up to 60 bits, cut short half the time: what
+        // `unabbrev_windows` decodes must be what the field-by-field reader reads, and it
+        // may only refuse a record too long, with a value too long for a window, or too
+        // near the end of the data.
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut decoded = 0;
+        for _ in 0..20_000 {
+            let mut w = BitWriter::new();
+            let code = rng.value(12);
+            let count = (rng.next() % 81) as usize;
+            let bits = if rng.next().is_multiple_of(8) { 60 } else { 14 };
+            let values: Vec<u64> = (0..count).map(|_| rng.value(bits)).collect();
+            w.write_vbr(6, code);
+            w.write_vbr(6, count as u64);
+            for &v in &values {
+                w.write_vbr(6, v);
+            }
+            let end = w.pos().0;
+            // What follows a record in a stream.
+            w.write(64, rng.next());
+            let mut data = w.finish();
+            if rng.next().is_multiple_of(2) {
+                data.truncate((rng.next() % (data.len() as u64 + 1)) as usize);
+            }
+            let mut out = [0; MAX_RECORD_VALUES];
+            let Some((got_code, got_count, next)) = unabbrev_windows::<G>(&data, 0, &mut out) else {
+                let long_value = values.iter().any(|&v| crate::bits::vbr_len(v, 6) > u64::from(MIN_WINDOW_BITS));
+                assert!(count > MAX_RECORD_VALUES || long_value || end + 64 > data.len() as u64 * 8);
+                continue;
+            };
+            decoded += 1;
+            let mut r = BitReader::new(&data);
+            assert_eq!((got_code, got_count), (r.read_vbr(6).unwrap(), r.read_vbr(6).unwrap() as usize));
+            for &v in &out[..got_count] {
+                assert_eq!(v, r.read_vbr(6).unwrap());
+            }
+            assert_eq!((next, &out[..got_count]), (r.pos().0, &values[..]));
+        }
+        assert!(decoded > 5_000, "{decoded} records decoded");
     }
 
     #[test]
