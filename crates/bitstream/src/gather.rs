@@ -37,6 +37,18 @@ pub(crate) mod sealed {
         /// set in `continuation`), and nothing above them. Inlined with a constant `width`,
         /// the masks are constants.
         fn gather(x: u64, len: u32, width: u32, continuation: u64) -> u64;
+
+        /// The payload of the VBR field of `window` whose bits are those set in `field` (a
+        /// non-empty run of whole `width`-bit chunks, anywhere in the window), whose
+        /// chunks' continuation bits are among those set in `continuation` (in the
+        /// window's positions: bits outside the field do not matter). The window decoder
+        /// finds a field as such a mask, and so needs no shift of the window.
+        #[inline(always)]
+        fn gather_field(window: u64, field: u64, width: u32, continuation: u64) -> u64 {
+            let at = field.trailing_zeros();
+            let len = 64 - field.leading_zeros() - at;
+            Self::gather((window & field) >> at, len, width, continuation >> at)
+        }
     }
 }
 
@@ -111,6 +123,34 @@ impl sealed::GatherPayload for PextGather {
         }
         #[cfg(not(target_arch = "x86_64"))]
         <ShiftGather as sealed::GatherPayload>::gather(x, len, width, continuation)
+    }
+
+    #[inline(always)]
+    fn gather_field(window: u64, field: u64, width: u32, continuation: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let _ = width;
+            // The field's bits less its continuation bits: one `pext`, and no shift.
+            let payload = field & !continuation;
+            let v: u64;
+            // SAFETY: as for `gather`: only run where `available()` holds.
+            unsafe {
+                std::arch::asm!(
+                    "pext {v}, {x}, {mask}",
+                    v = lateout(reg) v,
+                    x = in(reg) window,
+                    mask = in(reg) payload,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            v
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let at = field.trailing_zeros();
+            let len = 64 - field.leading_zeros() - at;
+            <ShiftGather as sealed::GatherPayload>::gather((window & field) >> at, len, width, continuation >> at)
+        }
     }
 }
 

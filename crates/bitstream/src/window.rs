@@ -39,15 +39,16 @@ pub(crate) struct Vbr6Fields {
     window: u64,
     /// Continuation bits of the window that are clear: where a field ends.
     ends: u64,
-    /// Bits used so far.
-    used: u32,
+    /// The bits of the fields read so far (the low ones): a mask rather than a count, so
+    /// that the next field is found with masks alone, without variable shifts.
+    done: u64,
 }
 
 impl Vbr6Fields {
     /// Starts at bit 0 of `window`, of which the low `avail` bits are valid.
     #[inline(always)]
     pub(crate) fn new(window: u64, avail: u32) -> Self {
-        Vbr6Fields { window, ends: !window & VBR6_CONTINUATION_BITS & low_bits(avail), used: 0 }
+        Vbr6Fields { window, ends: !window & VBR6_CONTINUATION_BITS & low_bits(avail), done: 0 }
     }
 
     /// The next field, or `None` if it does not end within the window.
@@ -56,18 +57,18 @@ impl Vbr6Fields {
         if self.ends == 0 {
             return None;
         }
-        let end = self.ends.trailing_zeros() + 1;
+        // The bits up to the field's end: those up to and including the lowest set bit.
+        let upto = self.ends ^ (self.ends - 1);
         self.ends &= self.ends - 1;
-        let len = end - self.used;
-        let v = G::gather((self.window >> self.used) & low_bits(len), len, 6, VBR6_CONTINUATION_BITS);
-        self.used = end;
+        let v = G::gather_field(self.window, upto & !self.done, 6, VBR6_CONTINUATION_BITS);
+        self.done = upto;
         Some(v)
     }
 
     /// Bits taken by the fields read so far.
     #[inline(always)]
     pub(crate) fn used(&self) -> u32 {
-        self.used
+        64 - self.done.leading_zeros()
     }
 }
 
@@ -140,13 +141,14 @@ fn vbr_field<G: Gather>(
     if at >= avail {
         return None;
     }
-    let ends = !window & (continuation << at) & valid;
+    let continuation = continuation << at;
+    let ends = !window & continuation & valid;
     if ends == 0 {
         return None;
     }
-    let end = ends.trailing_zeros() + 1;
-    let len = end - at;
-    Some((G::gather((window >> at) & low_bits(len), len, width, continuation), end))
+    // The field's bits: from `at` up to and including the lowest set bit of `ends`.
+    let field = (ends ^ (ends - 1)) & (u64::MAX << at);
+    Some((G::gather_field(window, field, width, continuation), ends.trailing_zeros() + 1))
 }
 
 /// Room for the values of a record decoded from one window: a [`Packed`] plan produces at
