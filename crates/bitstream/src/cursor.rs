@@ -298,10 +298,12 @@ impl<'a, G: Gather> Cursor<'a, G> {
         }
         let (data, limit) = (self.reader.data(), self.reader.limit_bits());
         let (width, plans) = (self.width, &self.set.plans[..]);
-        let mut values = [0; MAX_RECORD_VALUES];
+        // The cursor's own buffer: a local one would be zeroed at every call, and the
+        // function-block reader calls this after every entry the loop leaves to it.
+        let values = &mut self.window_values;
         let (mut pos, mut last) = (self.reader.pos().0, self.last_pos);
         let result = loop {
-            let Some(w) = window_record::<G>(data, limit, pos, width, plans, &mut values) else { break Ok(()) };
+            let Some(w) = window_record::<G>(data, limit, pos, width, plans, values) else { break Ok(()) };
             last = BitPos(pos);
             pos = w.next;
             let record = Record { pos: last, abbrev_id: w.id, code: w.code, ops: &values[w.ops], blob: None };
