@@ -71,6 +71,17 @@ impl sealed::GatherPayload for ShiftGather {
         let v = (x & m) | ((x >> 1) & (m << p)) | ((x >> 2) & (m << (2 * p)));
         if len > 3 * width { gather_rest(x, len, width, v) } else { v }
     }
+
+    #[inline(always)]
+    fn gather_field(window: u64, field: u64, width: u32, _continuation: u64) -> u64 {
+        let at = field.trailing_zeros();
+        let (x, extent) = ((window & field) >> at, field >> at);
+        let p = width - 1;
+        let m = (1u64 << p) - 1;
+        let v = (x & m) | ((x >> 1) & (m << p)) | ((x >> 2) & (m << (2 * p)));
+        // The field's length is only needed past three chunks.
+        if extent >> (3 * width) != 0 { gather_rest(x, 64 - extent.leading_zeros(), width, v) } else { v }
+    }
 }
 
 /// [`ShiftGather`] for fields of more than three chunks: adds the payloads of chunks 3 on.
