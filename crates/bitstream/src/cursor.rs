@@ -280,9 +280,10 @@ impl<'a, G: Gather> Cursor<'a, G> {
 
     /// Reads the records that follow, one after another, while each fits the fast path
     /// (inside a block other than BLOCKINFO, scalar operands only, ending within one 64-bit
-    /// window unless it is unabbreviated), and hands each to `f`. Returns at the first entry that doesn't fit, without
-    /// reading it (the next [`Cursor::next_entry`] does), or with the first error `f`
-    /// returns, past the record it refused (which [`Cursor::last_pos`] then gives).
+    /// window unless it is unabbreviated), and hands each to `f`. Returns at the first
+    /// entry that doesn't fit, without reading it (the next [`Cursor::next_entry`] does), or
+    /// with the first error `f` returns, past the record it refused (which
+    /// [`Cursor::last_pos`] then gives).
     ///
     /// Reads the same records as repeated [`Cursor::next_entry`] calls would, faster: `f`
     /// cannot touch the cursor, so the loop keeps the position and the abbreviations in
