@@ -27,6 +27,8 @@ pub(super) struct Dumper<'w> {
     out: Option<&'w mut dyn Write>,
     /// Listing text not yet written.
     text: Vec<u8>,
+    /// Listings of blocks made ahead, printed but not yet written: they come before `text`.
+    deferred: Vec<Vec<u8>>,
     io_error: Option<io::Error>,
     records: bool,
     assembly: bool,
@@ -93,6 +95,7 @@ impl<'w> Dumper<'w> {
         Dumper {
             out,
             text: Vec::with_capacity(capacity),
+            deferred: Vec::new(),
             io_error: None,
             records,
             assembly,
@@ -167,20 +170,26 @@ impl<'w> Dumper<'w> {
         std::mem::replace(&mut self.text, Vec::with_capacity(capacity))
     }
 
-    /// Prints lines laid out elsewhere, after what was printed so far.
-    pub(super) fn print_laid_out(&mut self, lines: &[u8]) {
-        if lines.len() < OUTPUT_CHUNK {
-            self.text.extend_from_slice(lines);
-            self.drain(OUTPUT_CHUNK);
-            return;
+    /// Prints lines laid out elsewhere, after what was printed so far. They are written
+    /// with the text that follows them or by [`Dumper::write_deferred`].
+    pub(super) fn print_laid_out(&mut self, lines: Vec<u8>) {
+        if !self.text.is_empty() {
+            let text = std::mem::replace(&mut self.text, Vec::with_capacity(OUTPUT_CHUNK * 2));
+            self.deferred.push(text);
         }
-        // Large: written directly rather than copied into `text` first.
-        self.drain(0);
-        self.write_out(lines);
+        self.deferred.push(lines);
+    }
+
+    /// Writes the listings printed by [`Dumper::print_laid_out`] (and the text before them).
+    pub(super) fn write_deferred(&mut self) {
+        for chunk in std::mem::take(&mut self.deferred) {
+            self.write_out(&chunk);
+        }
     }
 
     pub(super) fn finish(mut self) -> io::Result<()> {
         self.flush();
+        self.write_deferred();
         self.drain(0);
         match self.io_error.take() {
             Some(e) => Err(e),
@@ -194,6 +203,7 @@ impl<'w> Dumper<'w> {
             if self.out.is_none() {
                 return;
             }
+            self.write_deferred();
             let text = std::mem::take(&mut self.text);
             self.write_out(&text);
             self.text = text;

@@ -16,7 +16,7 @@
 use super::output::Dumper;
 use super::output::LayoutState;
 use super::types::T;
-use super::walk::{Kind, Walker};
+use super::walk::{Kind, Module, Walker};
 use pnacl_bitcode::codes::block;
 use pnacl_bitstream::{BitPos, BlockInfo, Cursor, Enter, Entry};
 use rayon::prelude::*;
@@ -166,7 +166,7 @@ impl Walker<'_> {
         if c.skip_block().is_err() {
             return false;
         }
-        self.d.print_laid_out(&done.text);
+        self.d.print_laid_out(done.text);
         self.d.set_layout_state(done.end);
         self.d.record_pos = done.record_pos;
         self.num_defined = done.num_defined;
@@ -195,30 +195,72 @@ impl Walker<'_> {
         let start = self.d.layout_state();
         let first = self.num_defined;
         let (records, assembly) = self.d.columns();
-        let (data, align, abi) = (ahead.data, ahead.align, self.abi);
-        let module = &self.m;
-        let jobs = &ahead.jobs;
-        let listed: Vec<Listed> = jobs[from..to]
-            .par_iter()
-            .enumerate()
-            .map_init(
-                || {
-                    let mut w = Walker::new(Dumper::with_capacity(records, assembly, None, 0), abi);
-                    w.m = module.clone();
-                    w.found_function_block = true;
-                    w
-                },
-                |w, (i, job)| {
-                    let followed = jobs.get(from + i + 1).is_some_and(|next| next.enter.pos == job.enter.end);
-                    let setup = Setup { data, align, start: &start, num_defined: first + i, followed };
-                    list_function(w, job, &setup)
-                },
-            )
-            .collect();
+        let batch = Batch {
+            jobs: &ahead.jobs,
+            module: &self.m,
+            start: &start,
+            data: ahead.data,
+            align: ahead.align,
+            abi: self.abi,
+            records,
+            assembly,
+            first,
+        };
+        let d = &mut self.d;
+        let mut listed = Vec::new();
+        // The previous batch's listings are written while this one is made.
+        rayon::in_place_scope(|s| {
+            s.spawn(|_| listed = batch.list(from, to));
+            d.write_deferred();
+        });
         ahead.ready = listed.into();
         ahead.start = Some((start, first));
         ahead.follows = Some(e.pos);
         true
+    }
+}
+
+/// What the function blocks of a batch are listed from.
+struct Batch<'s> {
+    jobs: &'s [Job],
+    module: &'s Module,
+    start: &'s LayoutState,
+    data: &'s [u8],
+    align: bool,
+    abi: bool,
+    records: bool,
+    assembly: bool,
+    /// Function blocks read before the batch.
+    first: usize,
+}
+
+impl Batch<'_> {
+    /// Lists jobs `from..to` in parallel, each thread with its own copy of the module-level
+    /// state.
+    fn list(&self, from: usize, to: usize) -> Vec<Listed> {
+        self.jobs[from..to]
+            .par_iter()
+            .enumerate()
+            .map_init(
+                || {
+                    let mut w = Walker::new(Dumper::with_capacity(self.records, self.assembly, None, 0), self.abi);
+                    w.m = self.module.clone();
+                    w.found_function_block = true;
+                    w
+                },
+                |w, (i, job)| {
+                    let followed = self.jobs.get(from + i + 1).is_some_and(|next| next.enter.pos == job.enter.end);
+                    let setup = Setup {
+                        data: self.data,
+                        align: self.align,
+                        start: self.start,
+                        num_defined: self.first + i,
+                        followed,
+                    };
+                    list_function(w, job, &setup)
+                },
+            )
+            .collect()
     }
 }
 
