@@ -6,6 +6,7 @@
 //! call record a call was.
 
 use crate::error::{Location, TextError};
+use rayon::prelude::*;
 
 /// A record of the record column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,8 +109,80 @@ impl PendingRecord {
     }
 }
 
+/// Listings larger than this are split in pieces, in parallel.
+const PARALLEL_SPLIT: usize = 1 << 20;
+
 /// Splits a listing into its columns.
+///
+/// A large listing is split in pieces on all cores, each piece starting on a line that
+/// starts a record (a line with an address), where the split of the whole text starts
+/// afresh too; the pieces are then joined. The first error, in text order, is the error of
+/// the whole.
 pub fn split(text: &str) -> Result<Listing, TextError> {
+    let pieces = rayon::current_num_threads().min(text.len() / PARALLEL_SPLIT);
+    if pieces < 2 {
+        return split_piece(text).map(|(l, _)| l);
+    }
+    let mut bounds = vec![0];
+    for i in 1..pieces {
+        let at = record_line_after(text, text.len() / pieces * i).max(*bounds.last().unwrap_or(&0));
+        bounds.push(at);
+    }
+    bounds.push(text.len());
+    let parts: Vec<Result<(Listing, u32), TextError>> =
+        bounds.windows(2).collect::<Vec<_>>().into_par_iter().map(|w| split_piece(&text[w[0]..w[1]])).collect();
+    let mut out: Option<Listing> = None;
+    let mut lines = 0;
+    for part in parts {
+        let (mut part, n) = part.map_err(|mut e| {
+            e.loc.line += lines;
+            e
+        })?;
+        match &mut out {
+            None => out = Some(part),
+            Some(out) => {
+                let (asm, spans, pool) = (out.asm.len(), out.spans.len() as u32, out.pool.len() as u32);
+                out.asm.push_str(&part.asm);
+                part.asm = String::new();
+                out.origin.extend(part.origin.iter().map(|&(line, col)| (line + lines, col)));
+                out.line_starts.extend(part.line_starts.iter().map(|&at| at + asm));
+                out.starts.extend(part.starts.iter().map(|&i| if i == 0 { 0 } else { i + spans }));
+                out.spans.extend(part.spans.iter().map(|&(abbrev, start, len)| (abbrev, start + pool, len)));
+                out.pool.extend_from_slice(&part.pool);
+                if part.header.is_some() {
+                    out.header = part.header;
+                }
+            }
+        }
+        lines += n;
+    }
+    Ok(out.unwrap_or_default())
+}
+
+/// The offset of the first line at or after `at` that starts a record (has an address), or
+/// the end of the text.
+fn record_line_after(text: &str, at: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut start = match bytes[at..].iter().position(|&b| b == b'\n') {
+        Some(i) => at + i + 1,
+        None => return text.len(),
+    };
+    while start < bytes.len() {
+        let end = bytes[start..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| start + i);
+        let line = &bytes[start..end];
+        if let Some(bar) = line.iter().position(|&b| b == b'|')
+            && line[..bar].iter().any(|b| !b.is_ascii_whitespace())
+        {
+            return start;
+        }
+        start = end + 1;
+    }
+    text.len()
+}
+
+/// Splits a piece of a listing that starts on a line with an address (or at the start of the
+/// text) into its columns; also returns the number of lines it holds.
+fn split_piece(text: &str) -> Result<(Listing, u32), TextError> {
     let mut out = Listing::default();
     // Listing lines average well over 32 bytes.
     let line_count = text.len() / 32 + 1;
@@ -141,8 +214,10 @@ pub fn split(text: &str) -> Result<Listing, TextError> {
         Ok(())
     };
     let mut last = (0u32, "");
+    let mut lines = 0;
     for (n, line) in text.lines().enumerate() {
         let line_no = n as u32 + 1;
+        lines = line_no;
         let line = line.trim_end_matches('\r');
         let Some(bar) = line.find('|') else {
             if line.trim().is_empty() {
@@ -195,7 +270,7 @@ pub fn split(text: &str) -> Result<Listing, TextError> {
         out.starts.push(0);
     }
     finish(&mut out, pending.take(), last.0, last.1)?;
-    Ok(out)
+    Ok((out, lines))
 }
 
 #[cfg(test)]

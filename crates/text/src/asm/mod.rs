@@ -46,13 +46,18 @@ pub fn assemble_with_notes(text: &str) -> Result<(Vec<u8>, Vec<TextError>), Text
     let (module, offsets, src) = parse_source(text)?;
     let mut trace = Vec::new();
     let bytes = pnacl_bitcode::write_traced(&module, Abbrevs::Keep, &mut trace).map_err(|e| src.error(0, e.message))?;
-    // Check the result with the reader's rules (the ABI is the verifier's business).
+    // Check the result with the reader's rules (the ABI is the verifier's business), and,
+    // on another core, compare it with the record column (the notes are dropped if the
+    // check fails).
     let opts = ReadOptions { defer_abi: true, ..ReadOptions::default() };
-    if let Err(e) = pnacl_bitcode::read_with(&bytes, opts, &mut pnacl_bitcode::NoListener) {
+    let (read, notes) = rayon::join(
+        || pnacl_bitcode::read_with(&bytes, opts, &mut pnacl_bitcode::NoListener),
+        || columns::disagreements(&bytes, &trace, &offsets, &src),
+    );
+    if let Err(e) = read {
         let at = offset_of(e.pos, &trace, &offsets);
         return Err(src.error(at, format!("{} [{}]", e.message, e.rule.id())));
     }
-    let notes = columns::disagreements(&bytes, &trace, &offsets, &src);
     Ok((bytes, notes))
 }
 

@@ -20,9 +20,9 @@ const CASTS: [Option<&str>; 12] = [
     None,
     Some("bitcast"),
 ];
-impl Walker<'_, '_> {
+impl Walker<'_> {
     pub(super) fn binop(&mut self, opcode: u64, t: T) -> &'static str {
-        let float = self.types.is_float(self.types.scalar(t));
+        let float = self.m.types.is_float(self.m.types.scalar(t));
         let Some(&name) = BINOPS.get(opcode as usize) else {
             self.d.error_line(format_args!("Binary opcode not understood: {opcode}"));
             return "???";
@@ -33,8 +33,8 @@ impl Walker<'_, '_> {
             ("srem", true) => self.check_float_op("frem", t),
             ("and" | "or" | "xor", _) => self.check_integer_op(name, t),
             _ => {
-                if self.abi && !self.types.is_valid_int_arithmetic(t) {
-                    self.d.error(format_args!("{name}: Invalid integer arithmetic type: {}", self.types.show(t)));
+                if self.abi && !self.m.types.is_valid_int_arithmetic(t) {
+                    self.d.error(format_args!("{name}: Invalid integer arithmetic type: {}", self.m.types.show(t)));
                 }
                 name
             }
@@ -43,39 +43,39 @@ impl Walker<'_, '_> {
 
     fn check_integer_op(&mut self, op: &'static str, t: T) -> &'static str {
         let mut base = t;
-        if self.types.is_vector(t) {
-            if self.abi && !self.types.is_valid_vector(t) {
-                self.d.error_line(format_args!("{op}: invalid vector type: {}", self.types.show(t)));
+        if self.m.types.is_vector(t) {
+            if self.abi && !self.m.types.is_valid_vector(t) {
+                self.d.error_line(format_args!("{op}: invalid vector type: {}", self.m.types.show(t)));
                 return op;
             }
-            base = self.types.scalar(t);
+            base = self.m.types.scalar(t);
         }
-        if self.types.int_bits(base).is_some() {
-            if !self.abi || self.types.is_valid_scalar(base) {
+        if self.m.types.int_bits(base).is_some() {
+            if !self.abi || self.m.types.is_valid_scalar(base) {
                 return op;
             }
-            self.d.error_line(format_args!("{op}: Invalid integer type: {}", self.types.show(t)));
+            self.d.error_line(format_args!("{op}: Invalid integer type: {}", self.m.types.show(t)));
         } else {
-            self.d.error_line(format_args!("{op}: Expects integer type. Found: {}", self.types.show(t)));
+            self.d.error_line(format_args!("{op}: Expects integer type. Found: {}", self.m.types.show(t)));
         }
         op
     }
 
     fn check_float_op(&mut self, op: &'static str, t: T) -> &'static str {
         let mut base = t;
-        if self.types.is_vector(t) {
-            if self.abi && !self.types.is_valid_vector(t) {
-                self.d.error_line(format_args!("{op}: invalid vector type: {}", self.types.show(t)));
+        if self.m.types.is_vector(t) {
+            if self.abi && !self.m.types.is_valid_vector(t) {
+                self.d.error_line(format_args!("{op}: invalid vector type: {}", self.m.types.show(t)));
                 return op;
             }
-            base = self.types.scalar(t);
+            base = self.m.types.scalar(t);
         }
         // The original prints the address of the type object here, not the type.
-        if !self.types.is_float(base) {
+        if !self.m.types.is_float(base) {
             self.d.error_line(format_args!("{op}: Expects floating point. Found {}", type_address(t)));
             return op;
         }
-        if self.abi && !self.types.is_valid_scalar(base) {
+        if self.abi && !self.m.types.is_valid_scalar(base) {
             self.d.error_line(format_args!("{op}: type not allowed: {}", type_address(t)));
         }
         op
@@ -86,11 +86,11 @@ impl Walker<'_, '_> {
             self.d.error_line(format_args!("Cast opcode not understood: {opcode}"));
             return "???";
         };
-        if !self.types.cast_is_valid(name, from, to) {
+        if !self.m.types.cast_is_valid(name, from, to) {
             self.d.error_line(format_args!(
                 "Invalid cast '{name}'. Not defined on {} to {}",
-                self.types.show(from),
-                self.types.show(to)
+                self.m.types.show(from),
+                self.m.types.show(to)
             ));
         }
         name
@@ -100,30 +100,30 @@ impl Walker<'_, '_> {
         if !self.abi {
             return;
         }
-        if self.types.is_valid_scalar(t) {
+        if self.m.types.is_valid_scalar(t) {
             if t == VOID {
                 self.d.error_line(format_args!("{op}: Type void not allowed"));
             }
-        } else if !self.types.is_valid_vector(t) {
+        } else if !self.m.types.is_valid_vector(t) {
             self.d.error_line(format_args!("{op}: Expects scalar/vector type. Found: {}", type_address(t)));
         }
     }
 
     pub(super) fn check_access_alignment(&mut self, op: &str, t: T, align: u32) {
-        if !self.abi || self.types.is_allowed_alignment(t, align) {
+        if !self.abi || self.m.types.is_allowed_alignment(t, align) {
             return;
         }
         let allowed: Vec<String> = [1, 2, 4, 8]
             .into_iter()
-            .filter(|&a| self.types.is_allowed_alignment(t, a))
+            .filter(|&a| self.m.types.is_allowed_alignment(t, a))
             .map(|a| a.to_string())
             .collect();
         if allowed.is_empty() {
-            self.d.error_line(format_args!("{op}: Not allowed for type: {}", self.types.show(t)));
+            self.d.error_line(format_args!("{op}: Not allowed for type: {}", self.m.types.show(t)));
         } else {
             self.d.error_line(format_args!(
                 "{op}: Illegal alignment for {}. Expects: {}",
-                self.types.show(t),
+                self.m.types.show(t),
                 allowed.join(" or ")
             ));
         }
@@ -132,15 +132,15 @@ impl Walker<'_, '_> {
     pub(super) fn check_indexed_vector(&mut self, op: &str, vector: u32, index: u32) {
         let vt = self.value_type(vector, false);
         let it = self.value_type(index, false);
-        if self.abi && !self.types.is_valid_vector(vt) {
-            if self.types.is_vector(vt) {
-                self.d.error_line(format_args!("{op}: Vector type {} not allowed", self.types.show(vt)));
+        if self.abi && !self.m.types.is_valid_vector(vt) {
+            if self.m.types.is_vector(vt) {
+                self.d.error_line(format_args!("{op}: Vector type {} not allowed", self.m.types.show(vt)));
             } else {
-                self.d.error_line(format_args!("{op}: Vector type expected. Found: {}", self.types.show(vt)));
+                self.d.error_line(format_args!("{op}: Vector type expected. Found: {}", self.m.types.show(vt)));
             }
         }
         if it != I32 {
-            self.d.error_line(format_args!("{op}: Index not i32. Found: {}", self.types.show(it)));
+            self.d.error_line(format_args!("{op}: Index not i32. Found: {}", self.m.types.show(it)));
         }
         if self.value_id(index).1 != 'c' {
             self.d.error_line(format_args!("{op}: Vector index not constant: {}", self.name_string(index)));

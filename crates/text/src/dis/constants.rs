@@ -6,7 +6,7 @@ use super::walk::{Block, Walker};
 use pnacl_bitcode::codes::constants as cst;
 use pnacl_bitstream::Record;
 
-impl Walker<'_, '_> {
+impl Walker<'_> {
     pub(super) fn constants_record(&mut self, b: &mut Block, r: &Record<'_, '_>) {
         self.d.record_pos = r.pos;
         let v = r.ops;

@@ -237,6 +237,7 @@ pub(crate) fn push_decimal(s: &mut Vec<u8>, mut v: u64) {
 
 /// Lays out [`Tokens`] in a fixed width, keeping the state the original formatter keeps
 /// between records (block indentation and the stack of intraline indents).
+#[derive(Clone, PartialEq, Eq)]
 pub(crate) struct Formatter {
     width: usize,
     /// Largest intraline indent: the width minus the minimum printable width.

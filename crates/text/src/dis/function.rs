@@ -12,31 +12,31 @@ const ICMP: [&str; 10] = ["eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", 
 const FCMP: [&str; 16] =
     ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "uno", "ueq", "ugt", "uge", "ult", "ule", "une", "true"];
 
-impl Walker<'_, '_> {
+impl Walker<'_> {
     pub(super) fn enter_function(&mut self, b: &mut Block, e: &Enter) {
         self.params.clear();
         self.consts.clear();
         self.insts.clear();
         self.num_valued = 0;
-        let (f, ty) = match self.defined.get(self.num_defined) {
+        let (f, ty) = match self.m.defined.get(self.num_defined) {
             Some(&f) => {
                 self.num_defined += 1;
-                (f, self.fn_types[f as usize])
+                (f, self.m.fn_types[f as usize])
             }
             None => {
                 self.d.error_line("No corresponding defining function address for function block.");
-                (0, self.types.function(VOID, &[], false))
+                (0, self.m.types.function(VOID, &[], false))
             }
         };
-        if let Some((_, params, _)) = self.types.signature(ty) {
+        if let Some((_, params, _)) = self.m.types.signature(ty) {
             self.params.extend_from_slice(params);
         }
-        let intrinsic = self.fn_intrinsic.get(f as usize).copied().unwrap_or(false);
-        if !intrinsic && self.abi && !self.types.is_valid_function(ty) {
-            self.d.error_line(format_args!("Invalid type signature for @f{f}: {}", self.types.show(ty)));
+        let intrinsic = self.m.fn_intrinsic.get(f as usize).copied().unwrap_or(false);
+        if !intrinsic && self.abi && !self.m.types.is_valid_function(ty) {
+            self.d.error_line(format_args!("Invalid type signature for @f{f}: {}", self.m.types.show(ty)));
         }
         self.d.asm.text("function").space();
-        self.types.tokens(&mut self.d.asm, ty, Some(f), true);
+        self.m.types.tokens(&mut self.d.asm, ty, Some(f), true);
         self.d.asm.space().open("{").space().space().text("// BlockID = ").num(u64::from(e.block_id)).endline();
         b.function = Some(FunctionBlock {
             current_bb: -1,
@@ -60,8 +60,8 @@ impl Walker<'_, '_> {
 
     /// Absolute index of the first instruction value.
     fn first_inst(&self) -> u32 {
-        (self.fn_types.len() as u32)
-            .wrapping_add(self.num_globals)
+        (self.m.fn_types.len() as u32)
+            .wrapping_add(self.m.num_globals)
             .wrapping_add(self.params.len() as u32)
             .wrapping_add(self.consts.len() as u32)
     }
@@ -89,7 +89,8 @@ impl Walker<'_, '_> {
             return;
         }
         if u64::from(index) >= max_values.max(self.insts.len() as u64 + 1) {
-            self.d.error_line(format_args!("Can't define type {} for %v{index}. Index too large", self.types.show(t)));
+            self.d
+                .error_line(format_args!("Can't define type {} for %v{index}. Index too large", self.m.types.show(t)));
             return;
         }
         while self.insts.len() <= index as usize {
@@ -99,8 +100,8 @@ impl Walker<'_, '_> {
         if old != VOID && old != t {
             self.d.error_line(format_args!(
                 "%v{index} defined with multiple types: {} and {}",
-                self.types.show(t),
-                self.types.show(old)
+                self.m.types.show(t),
+                self.m.types.show(old)
             ));
         }
         self.insts[index as usize] = t;
@@ -113,13 +114,13 @@ impl Walker<'_, '_> {
 
     /// `TYPE NAME`.
     fn typed(&mut self, t: T, v: u32) {
-        self.types.tokens(&mut self.d.asm, t, None, false);
+        self.m.types.tokens(&mut self.d.asm, t, None, false);
         self.d.asm.space();
         self.name(v);
     }
 
     pub(super) fn ty(&mut self, t: T) {
-        self.types.tokens(&mut self.d.asm, t, None, false);
+        self.m.types.tokens(&mut self.d.asm, t, None, false);
     }
 
     fn alignment(&mut self, exponent: u64) -> u32 {
@@ -178,8 +179,8 @@ impl Walker<'_, '_> {
                     if ta != tc {
                         self.d.error_line(format_args!(
                             "Binop argument types differ: {} and {}",
-                            self.types.show(ta),
-                            self.types.show(tc)
+                            self.m.types.show(ta),
+                            self.m.types.show(tc)
                         ));
                     }
                     let op = self.binop(v[2], ta);
@@ -367,7 +368,7 @@ impl Walker<'_, '_> {
                     self.d.asm.token(",").finish().space().start();
                     self.typed(it, i);
                     self.d.asm.token(";").finish();
-                    let elt = self.types.scalar(vt);
+                    let elt = self.m.types.scalar(vt);
                     self.install_inst(elt, None, max_values);
                 }
             }
@@ -405,12 +406,12 @@ impl Walker<'_, '_> {
         if t != ct {
             self.d.error_line(format_args!(
                 "Specified select type {} but found: {}",
-                self.types.show(t),
-                self.types.show(ct)
+                self.m.types.show(t),
+                self.m.types.show(ct)
             ));
         }
-        if self.abi && !self.types.is_valid_int_arithmetic(ct) {
-            let message = match self.types.int_bits(ct) {
+        if self.abi && !self.m.types.is_valid_int_arithmetic(ct) {
+            let message = match self.m.types.int_bits(ct) {
                 None => "switch not on integer type",
                 Some(1) => "switch on i1 not allowed",
                 Some(_) => "switch disallowed for integer type",
@@ -475,21 +476,21 @@ impl Walker<'_, '_> {
         if ta != tc {
             self.d.error_line(format_args!(
                 "Arguments not of same type: {} and {}",
-                self.types.show(ta),
-                self.types.show(tc)
+                self.m.types.show(ta),
+                self.m.types.show(tc)
             ));
         }
         self.def();
         self.d.asm.start();
-        let base = self.types.scalar(ta);
-        if self.types.int_bits(base).is_some() {
+        let base = self.m.types.scalar(ta);
+        if self.m.types.int_bits(base).is_some() {
             let pred = self.predicate(&ICMP, v[2].wrapping_sub(32), v[2], "Icmp");
             self.d.asm.text("icmp").space().text(pred);
-        } else if self.types.is_float(base) {
+        } else if self.m.types.is_float(base) {
             let pred = self.predicate(&FCMP, v[2], v[2], "Fcmp");
             self.d.asm.text("fcmp").space().text(pred);
         } else {
-            self.d.error_line(format_args!("Compare not on integer/float type. Found: {}", self.types.show(ta)));
+            self.d.error_line(format_args!("Compare not on integer/float type. Found: {}", self.m.types.show(ta)));
             self.d.asm.text("cmp").space().text("???(").num(v[2]).text(")");
         }
         self.d.asm.finish().space().start();
@@ -497,8 +498,8 @@ impl Walker<'_, '_> {
         self.d.asm.token(",").finish().space().start();
         self.name(c);
         self.d.asm.token(";").finish();
-        let result = match self.types.lanes(ta) {
-            Some(n) => self.types.vector(n, I1),
+        let result = match self.m.types.lanes(ta) {
+            Some(n) => self.m.types.vector(n, I1),
             None => I1,
         };
         self.install_inst(result, None, max_values);
@@ -522,13 +523,13 @@ impl Walker<'_, '_> {
         if tx != ty {
             self.d.error_line(format_args!(
                 "Selected arguments not of same type: {} and {}",
-                self.types.show(tx),
-                self.types.show(ty)
+                self.m.types.show(tx),
+                self.m.types.show(ty)
             ));
         }
-        let base = self.types.scalar(tx);
-        if !(self.types.int_bits(base).is_some() || self.types.is_float(base)) {
-            self.d.error(format_args!("Select arguments not integer/float. Found: {}", self.types.show(tx)));
+        let base = self.m.types.scalar(tx);
+        if !(self.m.types.int_bits(base).is_some() || self.m.types.is_float(base)) {
+            self.d.error(format_args!("Select arguments not integer/float. Found: {}", self.m.types.show(tx)));
         }
         self.def();
         self.d.asm.start().text("select").space();
@@ -549,12 +550,12 @@ impl Walker<'_, '_> {
         let vt = self.value_type(x, false);
         let et = self.value_type(e, false);
         let it = self.value_type(i, false);
-        let elt = self.types.scalar(vt);
+        let elt = self.m.types.scalar(vt);
         if et != elt {
             self.d.error_line(format_args!(
                 "insertelement: Illegal element type {}. Expected: {}",
-                self.types.show(et),
-                self.types.show(elt)
+                self.m.types.show(et),
+                self.m.types.show(elt)
             ));
         }
         self.d.asm.text("%v").num(u64::from(self.num_valued)).space().text(" = ").space().start();
@@ -583,7 +584,7 @@ impl Walker<'_, '_> {
         let mut intrinsic = false;
         if direct {
             let ft = self.value_type(callee, true);
-            match self.types.signature(ft) {
+            match self.m.types.signature(ft) {
                 Some((rt, params, _)) => {
                     ret = rt;
                     let expects = params.len();
@@ -594,16 +595,16 @@ impl Walker<'_, '_> {
                     }
                 }
                 None => {
-                    self.d.error_line(format_args!("Invalid function signature: {}", self.types.show(ft)));
+                    self.d.error_line(format_args!("Invalid function signature: {}", self.m.types.show(ft)));
                     ret = VOID;
                 }
             }
-            intrinsic = self.fn_intrinsic.get(callee as usize).copied().unwrap_or(false);
+            intrinsic = self.m.fn_intrinsic.get(callee as usize).copied().unwrap_or(false);
         } else {
             ret = self.get_type(v[2]);
             let at = self.value_type(callee, false);
             if at != I32 {
-                self.d.error_line(format_args!("Call indirect address not i32. Found: {}", self.types.show(at)));
+                self.d.error_line(format_args!("Call indirect address not i32. Found: {}", self.m.types.show(at)));
             }
         }
         let mut args = std::mem::take(&mut self.call_args);
@@ -612,21 +613,21 @@ impl Walker<'_, '_> {
             let id = self.relative(a);
             args.push((self.value_type(id, false), id));
         }
-        if !intrinsic && self.abi && !self.types.is_valid_param(ret) && ret != VOID {
-            self.d.error_line(format_args!("Invalid return type: {}", self.types.show(ret)));
+        if !intrinsic && self.abi && !self.m.types.is_valid_param(ret) && ret != VOID {
+            self.d.error_line(format_args!("Invalid return type: {}", self.m.types.show(ret)));
         }
         if let Some(ft) = signature {
             for (i, &(t, _)) in args.iter().enumerate() {
-                let want = self.types.signature(ft).map_or(VOID, |(_, params, _)| params[i]);
+                let want = self.m.types.signature(ft).map_or(VOID, |(_, params, _)| params[i]);
                 if t != want {
                     self.d.error_line(format_args!(
                         "Parameter {} mismatch: {} and {}",
                         i + 1,
-                        self.types.show(t),
-                        self.types.show(want)
+                        self.m.types.show(t),
+                        self.m.types.show(want)
                     ));
-                } else if !intrinsic && self.abi && !self.types.is_valid_param(t) {
-                    self.d.error_line(format_args!("Invalid type for parameter {i}: {}", self.types.show(t)));
+                } else if !intrinsic && self.abi && !self.m.types.is_valid_param(t) {
+                    self.d.error_line(format_args!("Invalid type for parameter {i}: {}", self.m.types.show(t)));
                 }
             }
         }

@@ -11,7 +11,8 @@
 //! Modules: `walk` (the walk over blocks and the state shared by all of them), `module`
 //! (module-level blocks), `function` and `constants` (function blocks and what they hold), `checks` (the type checks
 //! of instructions), `types` (the types
-//! a record can describe, and the ABI predicates), `output` (the listing's lines and messages), `syntax` and `format` (text layout).
+//! a record can describe, and the ABI predicates), `output` (the listing's lines and messages), `syntax` and `format` (text layout),
+//! `parallel` (function blocks listed ahead on all cores, printed in order).
 
 mod checks;
 mod constants;
@@ -19,6 +20,7 @@ mod format;
 mod function;
 mod module;
 mod output;
+mod parallel;
 pub(crate) mod syntax;
 mod types;
 mod walk;
@@ -63,8 +65,8 @@ impl Display for ListingErrors {
 /// Writes the listing of `bytes` to `out`. Returns the errors the listing reports, if any
 /// (pnacl-bcdis then exits with a failure).
 pub fn disassemble(bytes: &[u8], options: &Options, out: &mut dyn Write) -> io::Result<Option<ListingErrors>> {
-    let mut d = Dumper::new(options.records, options.assembly, out);
-    list(bytes, options, &mut d);
+    let d = Dumper::new(options.records, options.assembly, Some(out));
+    let mut d = list(bytes, options, d);
     d.flush();
     let errors = d.first_error.take().map(|first| ListingErrors { count: d.num_errors.max(1), first });
     d.finish()?;
@@ -72,14 +74,14 @@ pub fn disassemble(bytes: &[u8], options: &Options, out: &mut dyn Write) -> io::
 }
 
 /// The listing: the checks made before the bitstream is read, then the walk.
-fn list(bytes: &[u8], options: &Options, d: &mut Dumper<'_>) {
+fn list<'w>(bytes: &'w [u8], options: &Options, mut d: Dumper<'w>) -> Dumper<'w> {
     if !bytes.len().is_multiple_of(4) {
         d.error(format_args!("Bitcode stream should be a multiple of 4 bytes in length.\n"));
-        return;
+        return d;
     }
     let Ok(header) = PexeHeader::parse(bytes) else {
         d.error(format_args!("Invalid PNaCl bitcode header.\n"));
-        return;
+        return d;
     };
     let status = header.status();
     if !status.supported {
@@ -90,7 +92,7 @@ fn list(bytes: &[u8], options: &Options, d: &mut Dumper<'_>) {
         d.warning(&text);
         if !status.readable {
             d.error(format_args!("Invalid PNaCl bitcode header.\n"));
-            return;
+            return d;
         }
     }
     let align = header.fields.iter().any(|f| f.id == FIELD_ALIGN_RECORDS);
@@ -100,13 +102,15 @@ fn list(bytes: &[u8], options: &Options, d: &mut Dumper<'_>) {
         Ok(c) => c,
         Err(e) => {
             d.fatal(e.pos, &e.message);
-            return;
+            return d;
         }
     };
     cursor.set_align_records(align);
     let mut walker = walk::Walker::new(d, options.abi_checks);
+    walker.ahead = parallel::Ahead::new(bytes, start, align);
     let blocks = walker.top_level(&mut cursor);
     if blocks != 1 && !walker.d.stopped() {
         walker.d.error_line(format_args!("Expected 1 top level block in bitcode: Found:{blocks}"));
     }
+    walker.d
 }

@@ -12,7 +12,7 @@ use pnacl_bitstream::Record;
 /// Globals may not have more initializers than this (the reader's ILP32 bound).
 const MAX_GLOBAL_INITS: u64 = u32::MAX as u64;
 
-impl Walker<'_, '_> {
+impl Walker<'_> {
     pub(super) fn module_record(&mut self, b: &mut Block, r: &Record<'_, '_>) {
         self.d.record_pos = r.pos;
         let v = r.ops;
@@ -39,7 +39,7 @@ impl Walker<'_, '_> {
             return;
         }
         let is_proto = v[2] != 0;
-        let f = self.fn_types.len() as u32;
+        let f = self.m.fn_types.len() as u32;
         self.d.asm.start().text(if is_proto { "declare" } else { "define" });
         match v[3] {
             0 => {
@@ -55,22 +55,22 @@ impl Walker<'_, '_> {
         }
         self.d.asm.finish().space().start();
         let ty = self.get_type(v[0]);
-        let fn_ty = if self.types.signature(ty).is_some() {
-            self.types.tokens(&mut self.d.asm, ty, Some(f), false);
+        let fn_ty = if self.m.types.signature(ty).is_some() {
+            self.m.types.tokens(&mut self.d.asm, ty, Some(f), false);
             ty
         } else {
-            self.d.error_line(format_args!("Not function type: @t{} = {}", v[0], self.types.show(ty)));
+            self.d.error_line(format_args!("Not function type: @t{} = {}", v[0], self.m.types.show(ty)));
             self.d.asm.text("???");
-            self.types.function(VOID, &[], false)
+            self.m.types.function(VOID, &[], false)
         };
         self.d.asm.token(";").finish();
         self.d.annotation(r.abbrev_id, b.global_abbrevs);
         self.d.asm.endline();
-        self.fn_types.push(fn_ty);
-        self.fn_pos.push(r.pos);
-        self.fn_intrinsic.push(false);
+        self.m.fn_types.push(fn_ty);
+        self.m.fn_pos.push(r.pos);
+        self.m.fn_intrinsic.push(false);
         if !is_proto {
-            self.defined.push(f);
+            self.m.defined.push(f);
         }
     }
 
@@ -78,15 +78,15 @@ impl Walker<'_, '_> {
     /// now that the symbol table has said which are intrinsics).
     pub(super) fn exit_module(&mut self) {
         // Defined functions were checked with their block (`defined` is in index order).
-        let mut defined = self.defined.iter().peekable();
-        for f in 0..self.fn_types.len() {
+        let mut defined = self.m.defined.iter().peekable();
+        for f in 0..self.m.fn_types.len() {
             if defined.next_if(|&&d| d == f as u32).is_some() {
                 continue;
             }
-            let ty = self.fn_types[f];
-            if !self.fn_intrinsic[f] && self.abi && !self.types.is_valid_function(ty) {
-                self.d.record_pos = self.fn_pos[f];
-                self.d.error_line(format_args!("Invalid type signature for @f{f}: {}", self.types.show(ty)));
+            let ty = self.m.fn_types[f];
+            if !self.m.fn_intrinsic[f] && self.abi && !self.m.types.is_valid_function(ty) {
+                self.d.record_pos = self.m.fn_pos[f];
+                self.d.error_line(format_args!("Invalid type signature for @f{f}: {}", self.m.types.show(ty)));
             }
         }
     }
@@ -110,19 +110,19 @@ impl Walker<'_, '_> {
 
     /// Prints `@tN = T;` and defines type `N`.
     fn install_type(&mut self, b: &Block, r: &Record<'_, '_>, t: T) {
-        let n = self.type_ids.len() as u64;
+        let n = self.m.type_ids.len() as u64;
         self.d.asm.text("@t").num(n).space().text("=").space();
-        if self.types.signature(t).is_some() {
+        if self.m.types.signature(t).is_some() {
             self.d.asm.start();
-            self.types.tokens(&mut self.d.asm, t, None, false);
+            self.m.types.tokens(&mut self.d.asm, t, None, false);
             self.d.asm.token(";").finish();
         } else {
-            self.types.tokens(&mut self.d.asm, t, None, false);
+            self.m.types.tokens(&mut self.d.asm, t, None, false);
             self.d.asm.token(";");
         }
         self.d.annotation(r.abbrev_id, b.global_abbrevs);
         self.d.asm.endline();
-        self.type_ids.push(t);
+        self.m.type_ids.push(t);
     }
 
     pub(super) fn types_record(&mut self, b: &mut Block, r: &Record<'_, '_>) {
@@ -178,7 +178,7 @@ impl Walker<'_, '_> {
                     size = 32;
                 }
                 // LLVM's widths are 24 bits wide.
-                let t = self.types.int((size as u32).clamp(1, (1 << 24) - 1));
+                let t = self.m.types.int((size as u32).clamp(1, (1 << 24) - 1));
                 self.install_type(b, r, t);
             }
             types::VECTOR => {
@@ -187,16 +187,16 @@ impl Walker<'_, '_> {
                     self.install_type(b, r, VOID);
                 } else {
                     let mut elt = self.get_type(v[1]);
-                    if !(self.types.int_bits(elt).is_some() || self.types.is_float(elt)) {
+                    if !(self.m.types.int_bits(elt).is_some() || self.m.types.is_float(elt)) {
                         self.d.error_line(format_args!(
                             "Vectors can only be defined on primitive types. Found {}. Assuming i32 instead.",
-                            self.types.show(elt)
+                            self.m.types.show(elt)
                         ));
                         elt = I32;
                     }
-                    let t = self.types.vector(v[0] as u32, elt);
-                    if self.abi && !self.types.is_valid_vector(t) {
-                        self.d.error_line(format_args!("Vector type {} not allowed.", self.types.show(t)));
+                    let t = self.m.types.vector(v[0] as u32, elt);
+                    if self.abi && !self.m.types.is_valid_vector(t) {
+                        self.d.error_line(format_args!("Vector type {} not allowed.", self.m.types.show(t)));
                     }
                     self.install_type(b, r, t);
                 }
@@ -218,10 +218,11 @@ impl Walker<'_, '_> {
         if v[0] != 0 {
             self.d.error_line("Functions with variable length arguments is not supported");
         }
-        let valid_value = |w: &Self, t: T| w.types.int_bits(t).is_some() || w.types.is_float(t) || w.types.is_vector(t);
+        let valid_value =
+            |w: &Self, t: T| w.m.types.int_bits(t).is_some() || w.m.types.is_float(t) || w.m.types.is_vector(t);
         let mut ret = self.get_type(v[1]);
         if !(valid_value(self, ret) || ret == VOID) {
-            self.d.error_line(format_args!("Invalid return type. Found: {}. Assuming: i32", self.types.show(ret)));
+            self.d.error_line(format_args!("Invalid return type. Found: {}. Assuming: i32", self.m.types.show(ret)));
             ret = I32;
         }
         let mut params = Vec::with_capacity(v.len() - 2);
@@ -231,13 +232,13 @@ impl Walker<'_, '_> {
                 self.d.error_line(format_args!(
                     "Invalid type for parameter {}. Found: {}. Assuming: i32",
                     i - 1,
-                    self.types.show(t)
+                    self.m.types.show(t)
                 ));
                 t = I32;
             }
             params.push(t);
         }
-        let t = self.types.function(ret, &params, v[0] != 0);
+        let t = self.m.types.function(ret, &params, v[0] != 0);
         self.install_type(b, r, t);
     }
 
@@ -258,12 +259,14 @@ impl Walker<'_, '_> {
 
     pub(super) fn exit_globals(&mut self, b: &mut Block) {
         if b.initializers > 0 {
-            let last = self.num_globals.wrapping_sub(1);
+            let last = self.m.num_globals.wrapping_sub(1);
             self.d.error_line(format_args!("More initializers for @g{last} expected: {}", b.initializers));
         }
-        if self.num_globals != self.expected_globals {
-            self.d
-                .error_line(format_args!("Expected {} globals but found: {}", self.expected_globals, self.num_globals));
+        if self.m.num_globals != self.m.expected_globals {
+            self.d.error_line(format_args!(
+                "Expected {} globals but found: {}",
+                self.m.expected_globals, self.m.num_globals
+            ));
         }
     }
 
@@ -277,8 +280,8 @@ impl Walker<'_, '_> {
                     self.d.error_line(format_args!("Globalvar record expects two arguments. Found: {}", v.len()));
                     break 'var;
                 }
-                if self.num_globals == self.expected_globals {
-                    self.d.error_line(format_args!("Exceeded expected number of globals: {}", self.expected_globals));
+                if self.m.num_globals == self.m.expected_globals {
+                    self.d.error_line(format_args!("Exceeded expected number of globals: {}", self.m.expected_globals));
                 }
                 if b.initializers > 0 {
                     self.d.error_line(format_args!(
@@ -290,12 +293,12 @@ impl Walker<'_, '_> {
                 let align = (1u32.checked_shl(v[0] as u32).unwrap_or(0)) >> 1;
                 let t = &mut self.d.asm;
                 t.start().text(if v[1] != 0 { "const" } else { "var" }).space();
-                t.text("@g").num(u64::from(self.num_globals)).token(",").finish().space();
+                t.text("@g").num(u64::from(self.m.num_globals)).token(",").finish().space();
                 t.start().text("align").space().num(u64::from(align)).token(",").finish();
                 self.d.annotation(r.abbrev_id, ga);
                 self.d.asm.endline();
                 self.d.asm.indent(1);
-                self.num_globals += 1;
+                self.m.num_globals += 1;
                 b.initializers = 1;
             }
             globals::COMPOUND => 'compound: {
@@ -392,7 +395,7 @@ impl Walker<'_, '_> {
                 if v.len() != 1 {
                     self.d.error_line(format_args!("Globals count record expects one argument. Found: {}", v.len()));
                 }
-                if self.num_globals != 0 {
+                if self.m.num_globals != 0 {
                     self.d.error_line("Count record not first record in block.");
                 }
                 self.d.asm.text("count").space().num(count).token(";");
@@ -401,12 +404,12 @@ impl Walker<'_, '_> {
                 if count > u64::from(u32::MAX) {
                     self.d.error_line(format_args!("Count record size too big: {count}"));
                 }
-                self.expected_globals = count as u32;
+                self.m.expected_globals = count as u32;
             }
             _ => self.d.error_line("Unknown record found in globals block."),
         }
         self.d.write_record(r);
-        if self.num_globals > 0 && b.initializers == 0 {
+        if self.m.num_globals > 0 && b.initializers == 0 {
             self.close_initializers(b);
         }
     }
@@ -443,12 +446,12 @@ impl Walker<'_, '_> {
             symtab::ENTRY => 'entry: {
                 let id = v.first().copied().unwrap_or(0) as u32;
                 self.symbol_entry(b, r, |w| w.name(id));
-                if id as usize >= self.fn_types.len() || v.is_empty() {
+                if id as usize >= self.m.fn_types.len() || v.is_empty() {
                     break 'entry;
                 }
                 let name: Vec<u8> = v[1..].iter().map(|&c| c as u8).collect();
                 let Some(intrinsic) = intrinsic(&name) else { break 'entry };
-                self.fn_intrinsic[id as usize] = true;
+                self.m.fn_intrinsic[id as usize] = true;
                 self.check_intrinsic(intrinsic, id);
             }
             symtab::BBENTRY => {
@@ -464,7 +467,7 @@ impl Walker<'_, '_> {
 
     /// Compares a function named as an intrinsic with the intrinsic's signature.
     fn check_intrinsic(&mut self, i: &pnacl_bitcode::abi::Intrinsic, f: u32) {
-        let Some((ret, params, _)) = self.types.signature(self.fn_types[f as usize]) else { return };
+        let Some((ret, params, _)) = self.m.types.signature(self.m.fn_types[f as usize]) else { return };
         let params = params.to_vec();
         if params.len() != i.params.len() {
             self.d.error_line(format_args!(
@@ -483,7 +486,7 @@ impl Walker<'_, '_> {
                 "Intrinsic {} expects return type {}. Found: {}",
                 i.name,
                 i.ret,
-                self.types.show(ret)
+                self.m.types.show(ret)
             ));
             return;
         }
@@ -493,7 +496,7 @@ impl Walker<'_, '_> {
                     "Intrinsic {} expects {want} for argument {}. Found: {}",
                     i.name,
                     n + 1,
-                    self.types.show(got)
+                    self.m.types.show(got)
                 ));
                 break;
             }
@@ -512,13 +515,13 @@ impl Walker<'_, '_> {
     pub(super) fn pnacl_type(&mut self, t: Ty) -> T {
         if t.is_vector() {
             let e = self.pnacl_type(t.element());
-            return self.types.vector(t.lanes(), e);
+            return self.m.types.vector(t.lanes(), e);
         }
         match t {
             Ty::Void => VOID,
             Ty::Float => super::types::FLOAT,
             Ty::Double => super::types::DOUBLE,
-            _ => self.types.int(t.bits()),
+            _ => self.m.types.int(t.bits()),
         }
     }
 }

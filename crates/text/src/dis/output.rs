@@ -23,9 +23,12 @@ const FULL_WIDTH: usize = 80;
 
 /// The listing being written: both columns, laid out, and the messages for the record.
 pub(super) struct Dumper<'w> {
-    out: &'w mut dyn Write,
+    /// Where the text goes (`None`: it stays in `text`, for a function block listed ahead).
+    out: Option<&'w mut dyn Write>,
     /// Listing text not yet written.
     text: Vec<u8>,
+    /// Listings of blocks made ahead, printed but not yet written: they come before `text`.
+    deferred: Vec<Vec<u8>>,
     io_error: Option<io::Error>,
     records: bool,
     assembly: bool,
@@ -49,11 +52,40 @@ pub(super) struct Dumper<'w> {
     pub(super) record_pos: BitPos,
     /// Set when the listing must end (a fatal error, or too many errors).
     stop: bool,
+    /// Set when a warning was queued.
+    warned: bool,
+}
+
+/// The layout state a record's lines depend on, besides the record: the formatters'
+/// indentation, and the last address label.
+#[derive(Clone)]
+pub(super) struct LayoutState {
+    rec_fmt: Formatter,
+    asm_fmt: Formatter,
+    label: Vec<u8>,
+}
+
+impl LayoutState {
+    /// True if a block listed from `other` lays out as from `self`: the same indentation.
+    /// (The label does not count: a block's first record sets it before it is used.)
+    pub(super) fn lays_out_as(&self, other: &LayoutState) -> bool {
+        self.rec_fmt == other.rec_fmt && self.asm_fmt == other.asm_fmt
+    }
 }
 
 impl<'w> Dumper<'w> {
     /// A listing of the record column, the assembly column, or both.
-    pub(super) fn new(records: bool, assembly: bool, out: &'w mut dyn Write) -> Self {
+    pub(super) fn new(records: bool, assembly: bool, out: Option<&'w mut dyn Write>) -> Self {
+        Self::with_capacity(records, assembly, out, OUTPUT_CHUNK * 2)
+    }
+
+    /// [`Dumper::new`] with room for `capacity` bytes of text.
+    pub(super) fn with_capacity(
+        records: bool,
+        assembly: bool,
+        out: Option<&'w mut dyn Write>,
+        capacity: usize,
+    ) -> Self {
         let record_width = match (records, assembly) {
             (true, true) => COMBINED_RECORD_WIDTH,
             (true, false) => FULL_WIDTH,
@@ -62,7 +94,8 @@ impl<'w> Dumper<'w> {
         let assembly_width = FULL_WIDTH.saturating_sub(record_width + 1).max(20);
         Dumper {
             out,
-            text: Vec::with_capacity(OUTPUT_CHUNK * 2),
+            text: Vec::with_capacity(capacity),
+            deferred: Vec::new(),
             io_error: None,
             records,
             assembly,
@@ -81,27 +114,109 @@ impl<'w> Dumper<'w> {
             first_error: None,
             record_pos: BitPos(0),
             stop: false,
+            warned: false,
+        }
+    }
+
+    /// Whether the record column is shown, and the assembly column.
+    pub(super) fn columns(&self) -> (bool, bool) {
+        (self.records, self.assembly)
+    }
+
+    /// The layout state (see [`LayoutState`]).
+    pub(super) fn layout_state(&self) -> LayoutState {
+        LayoutState { rec_fmt: self.rec_fmt.clone(), asm_fmt: self.asm_fmt.clone(), label: self.label.clone() }
+    }
+
+    /// Continues from the layout state `s`.
+    pub(super) fn set_layout_state(&mut self, s: LayoutState) {
+        self.rec_fmt = s.rec_fmt;
+        self.asm_fmt = s.asm_fmt;
+        self.label = s.label;
+    }
+
+    /// True if nothing waits to be laid out or printed (between blocks), and the listing
+    /// goes on.
+    pub(super) fn is_idle(&self) -> bool {
+        self.asm.is_empty()
+            && self.rec_lines.is_empty()
+            && self.asm_lines.is_empty()
+            && self.messages.is_empty()
+            && !self.stop
+            && self.num_errors < MAX_ERRORS
+    }
+
+    /// True if no error or warning was reported.
+    pub(super) fn is_clean(&self) -> bool {
+        self.num_errors == 0 && self.first_error.is_none() && !self.warned && !self.stop
+    }
+
+    /// Starts the listing of another block from `state` at `pos`, with room for
+    /// `capacity` bytes of text (for a dumper without a writer, reused from block to
+    /// block). Returns the text gathered so far.
+    pub(super) fn restart(&mut self, state: &LayoutState, pos: BitPos, capacity: usize) -> Vec<u8> {
+        self.rec_fmt.clone_from(&state.rec_fmt);
+        self.asm_fmt.clone_from(&state.asm_fmt);
+        self.label.clone_from(&state.label);
+        self.record_pos = pos;
+        self.asm.clear();
+        self.rec_lines.clear();
+        self.asm_lines.clear();
+        self.messages.clear();
+        self.num_errors = 0;
+        self.first_error = None;
+        self.stop = false;
+        self.warned = false;
+        std::mem::replace(&mut self.text, Vec::with_capacity(capacity))
+    }
+
+    /// Prints lines laid out elsewhere, after what was printed so far. They are written
+    /// with the text that follows them or by [`Dumper::write_deferred`].
+    pub(super) fn print_laid_out(&mut self, lines: Vec<u8>) {
+        if !self.text.is_empty() {
+            let text = std::mem::replace(&mut self.text, Vec::with_capacity(OUTPUT_CHUNK * 2));
+            self.deferred.push(text);
+        }
+        self.deferred.push(lines);
+    }
+
+    /// Writes the listings printed by [`Dumper::print_laid_out`] (and the text before them).
+    pub(super) fn write_deferred(&mut self) {
+        for chunk in std::mem::take(&mut self.deferred) {
+            self.write_out(&chunk);
         }
     }
 
     pub(super) fn finish(mut self) -> io::Result<()> {
         self.flush();
+        self.write_deferred();
         self.drain(0);
         match self.io_error.take() {
             Some(e) => Err(e),
-            None => self.out.flush(),
+            None => self.out.as_mut().map_or(Ok(()), |o| o.flush()),
         }
     }
 
     /// Writes out the gathered text once there is more than `keep` bytes of it.
     pub(super) fn drain(&mut self, keep: usize) {
         if self.text.len() > keep {
-            if self.io_error.is_none()
-                && let Err(e) = self.out.write_all(&self.text)
-            {
-                self.io_error = Some(e);
+            if self.out.is_none() {
+                return;
             }
+            self.write_deferred();
+            let text = std::mem::take(&mut self.text);
+            self.write_out(&text);
+            self.text = text;
             self.text.clear();
+        }
+    }
+
+    fn write_out(&mut self, bytes: &[u8]) {
+        if self.io_error.is_none()
+            && let Some(out) = &mut self.out
+            && let Err(e) = out.write_all(bytes)
+        {
+            self.io_error = Some(e);
         }
     }
 
@@ -390,6 +505,7 @@ impl<'w> Dumper<'w> {
 
     /// Queues `Warning(B:b): ` and the text.
     pub(super) fn warning(&mut self, text: &str) {
+        self.warned = true;
         let _ = write!(Messages(&mut self.messages), "Warning({}): {text}", self.record_pos);
     }
 

@@ -45,6 +45,7 @@ pub(crate) const I1: T = T(3);
 pub(crate) const I32: T = T(4);
 
 /// The interner.
+#[derive(Clone)]
 pub(crate) struct Types {
     defs: Vec<Def>,
     /// The name of each scalar type (printed as one piece of text).

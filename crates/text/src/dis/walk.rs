@@ -7,6 +7,7 @@
 //! walk itself; `module` lists the module-level blocks and `function` the function blocks.
 
 use super::output::Dumper;
+use super::parallel::Ahead;
 use super::types::{I32, T, Types, VOID};
 use pnacl_bitcode::codes::block;
 use pnacl_bitstream::{AbbrevTarget, BitPos, Cursor, Enter, Entry, Record};
@@ -58,10 +59,10 @@ pub(super) struct FunctionBlock {
     pub max_values: u64,
 }
 
-/// pnacl-bcdis's top-level parser state, and the listing.
-pub(super) struct Walker<'d, 'w> {
-    pub d: &'d mut Dumper<'w>,
-    pub abi: bool,
+/// The module-level state function blocks read: what the module's blocks defined. It is
+/// copied to the threads that list function blocks in parallel (see `parallel`).
+#[derive(Clone, Default)]
+pub(super) struct Module {
     pub types: Types,
     /// Types by type id.
     pub type_ids: Vec<T>,
@@ -70,11 +71,21 @@ pub(super) struct Walker<'d, 'w> {
     pub fn_types: Vec<T>,
     pub fn_pos: Vec<BitPos>,
     pub fn_intrinsic: Vec<bool>,
-    /// Indices of the defined functions, in order, and how many function blocks were read.
+    /// Indices of the defined functions, in order.
     pub defined: Vec<u32>,
-    pub num_defined: usize,
     pub num_globals: u32,
     pub expected_globals: u32,
+    /// Global abbreviations defined for each block id (by the abbreviations block).
+    pub global_abbrev_counts: Vec<(u32, u32)>,
+}
+
+/// pnacl-bcdis's top-level parser state, and the listing.
+pub(super) struct Walker<'w> {
+    pub d: Dumper<'w>,
+    pub abi: bool,
+    pub m: Module,
+    /// How many function blocks were read.
+    pub num_defined: usize,
     /// Per-function value types.
     pub params: Vec<T>,
     pub consts: Vec<T>,
@@ -82,38 +93,31 @@ pub(super) struct Walker<'d, 'w> {
     pub num_valued: u32,
     /// A call's arguments (type and value), reused from call to call.
     pub call_args: Vec<(T, u32)>,
-    /// Global abbreviations defined for each block id (by the abbreviations block).
-    pub global_abbrev_counts: Vec<(u32, u32)>,
     pub found_function_block: bool,
+    /// Function blocks listed ahead, in parallel (none when listing on one thread).
+    pub ahead: Option<Box<Ahead<'w>>>,
 }
 
-impl<'d, 'w> Walker<'d, 'w> {
-    pub(super) fn new(d: &'d mut Dumper<'w>, abi: bool) -> Self {
+impl<'w> Walker<'w> {
+    pub(super) fn new(d: Dumper<'w>, abi: bool) -> Self {
         Walker {
             d,
             abi,
-            types: Types::default(),
-            type_ids: Vec::new(),
-            fn_types: Vec::new(),
-            fn_pos: Vec::new(),
-            fn_intrinsic: Vec::new(),
-            defined: Vec::new(),
+            m: Module::default(),
             num_defined: 0,
-            num_globals: 0,
-            expected_globals: 0,
             params: Vec::new(),
             consts: Vec::new(),
             insts: Vec::new(),
             num_valued: 0,
             call_args: Vec::new(),
-            global_abbrev_counts: Vec::new(),
             found_function_block: false,
+            ahead: None,
         }
     }
 
     /// The type with id `index`; `void` (with an error) if there is none.
     pub(super) fn get_type(&mut self, index: u64) -> T {
-        match self.type_ids.get(index as usize) {
+        match self.m.type_ids.get(index as usize) {
             Some(&t) => t,
             None => {
                 self.d.error_line(format_args!("Can't find definition for @t{index}"));
@@ -125,15 +129,15 @@ impl<'d, 'w> Walker<'d, 'w> {
     /// The name of an absolute value index.
     pub(super) fn value_id(&self, index: u32) -> (char, char, u32) {
         let mut i = index;
-        let nf = self.fn_types.len() as u32;
+        let nf = self.m.fn_types.len() as u32;
         if i < nf {
             return ('@', 'f', i);
         }
         i -= nf;
-        if i < self.expected_globals {
+        if i < self.m.expected_globals {
             return ('@', 'g', i);
         }
-        i -= self.expected_globals;
+        i -= self.m.expected_globals;
         let np = self.params.len() as u32;
         if i < np {
             return ('%', 'p', i);
@@ -169,15 +173,15 @@ impl<'d, 'w> Walker<'d, 'w> {
     /// `underlying`, when they are their function type.
     pub(super) fn value_type(&mut self, index: u32, underlying: bool) -> T {
         let mut i = index;
-        let nf = self.fn_types.len() as u32;
+        let nf = self.m.fn_types.len() as u32;
         if i < nf {
-            return if underlying { self.fn_types[i as usize] } else { I32 };
+            return if underlying { self.m.fn_types[i as usize] } else { I32 };
         }
         i -= nf;
-        if i < self.expected_globals {
+        if i < self.m.expected_globals {
             return I32;
         }
-        i -= self.expected_globals;
+        i -= self.m.expected_globals;
         let np = self.params.len() as u32;
         if i < np {
             return self.params[i as usize];
@@ -199,7 +203,7 @@ impl<'d, 'w> Walker<'d, 'w> {
 
     /// Number of global abbreviations the abbreviations block defined for `block_id`.
     pub(super) fn global_abbrev_count(&self, block_id: u32) -> u32 {
-        self.global_abbrev_counts.iter().find(|(b, _)| *b == block_id).map_or(0, |&(_, n)| n)
+        self.m.global_abbrev_counts.iter().find(|(b, _)| *b == block_id).map_or(0, |&(_, n)| n)
     }
 
     /// Reads the file's top-level blocks after the header. Returns the number read.
@@ -261,7 +265,7 @@ impl<'d, 'w> Walker<'d, 'w> {
     }
 
     /// Reads a block whose ENTER_SUBBLOCK the cursor just read, up to its END_BLOCK.
-    fn block(&mut self, c: &mut Cursor<'_>, e: Enter, kind: Kind) {
+    pub(super) fn block(&mut self, c: &mut Cursor<'_>, e: Enter, kind: Kind) {
         let mut b = Block {
             kind,
             id: e.block_id,
@@ -287,9 +291,9 @@ impl<'d, 'w> Walker<'d, 'w> {
                     match target {
                         AbbrevTarget::Global { block_id, index } => {
                             self.d.global_abbrev(pos, &abbrev, index);
-                            match self.global_abbrev_counts.iter_mut().find(|(id, _)| *id == block_id) {
+                            match self.m.global_abbrev_counts.iter_mut().find(|(id, _)| *id == block_id) {
                                 Some((_, n)) => *n += 1,
-                                None => self.global_abbrev_counts.push((block_id, 1)),
+                                None => self.m.global_abbrev_counts.push((block_id, 1)),
                             }
                         }
                         AbbrevTarget::Local { .. } => {
@@ -300,6 +304,9 @@ impl<'d, 'w> Walker<'d, 'w> {
                 }
                 Ok(Entry::Enter(inner)) => {
                     let k = self.nested_kind(b.kind, b.id, &inner);
+                    if k == Kind::Function && b.kind == Kind::Module && self.listed_ahead(c, &inner) {
+                        continue;
+                    }
                     self.block(c, inner, k);
                 }
                 Ok(Entry::Exit(pos)) => {
@@ -358,7 +365,7 @@ impl<'d, 'w> Walker<'d, 'w> {
         self.d.exit_record(pos);
         match b.kind {
             Kind::Types => {
-                let found = self.type_ids.len() as u64;
+                let found = self.m.type_ids.len() as u64;
                 if found != b.expected {
                     self.d.error_line(format_args!("Expected {} types but found: {found}", b.expected));
                 }

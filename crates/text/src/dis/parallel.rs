@@ -1,0 +1,305 @@
+//! Function blocks listed ahead, on all cores.
+//!
+//! A function block's listing depends only on the module-level state before it, the
+//! formatters' indentation and the block's own bits, and its extent is known from its
+//! length word. So a scout walks the module block once, skipping function blocks, to find
+//! them; batches of them are then listed in parallel, each from a copy of the state at the
+//! start of the batch, and the walk prints each listing in turn in place of listing the block
+//! itself, checking first that the state it started from is the state the walk is in.
+//!
+//! Only listings without any error or warning are used: messages depend on what came before
+//! (the error count, the 20-error limit) and error recovery may end the listing, so a block
+//! with any is listed again by the walk itself, as before. Results are used only for
+//! function blocks that directly follow each other, so no module-level record changes the
+//! state between the start of a batch and the blocks it lists.
+
+use super::output::Dumper;
+use super::output::LayoutState;
+use super::types::T;
+use super::walk::{Kind, Module, Walker};
+use pnacl_bitcode::codes::block;
+use pnacl_bitstream::{BitPos, BlockInfo, Cursor, Enter, Entry};
+use rayon::prelude::*;
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// Bits of function blocks listed per batch: a batch's listings (about 25 bytes of text per
+/// byte of bitcode) are held in memory until printed.
+const BATCH_BITS: u64 = 256 * 1024 * 8;
+
+/// Room for the listing of a function block, per byte of it: about what a full listing
+/// takes (one allocation for most blocks), but no more than `MAX_CAPACITY` up front, since
+/// the length comes from the file.
+const TEXT_PER_BYTE: usize = 32;
+const MAX_CAPACITY: usize = 1 << 20;
+
+/// A function block the scout found.
+struct Job {
+    enter: Enter,
+    /// The global abbreviations in effect where it starts.
+    blockinfo: Arc<BlockInfo>,
+}
+
+/// The listing of one function block, made ahead.
+struct Listed {
+    pos: BitPos,
+    /// `None` when the block must be listed by the walk (errors, warnings).
+    done: Option<Done>,
+}
+
+/// A listing made ahead and the state it leaves.
+struct Done {
+    text: Vec<u8>,
+    end: LayoutState,
+    record_pos: BitPos,
+    num_defined: usize,
+    params: Vec<T>,
+    consts: Vec<T>,
+    insts: Vec<T>,
+    num_valued: u32,
+}
+
+/// The function blocks of the module and the listings made ahead.
+pub(super) struct Ahead<'a> {
+    data: &'a [u8],
+    align: bool,
+    jobs: Vec<Job>,
+    ready: VecDeque<Listed>,
+    /// The state the listings in `ready` started from, and the number of function blocks
+    /// read before the first of them.
+    start: Option<(LayoutState, usize)>,
+    /// Where the function block after the last one printed from `ready` would start.
+    follows: Option<BitPos>,
+}
+
+impl<'a> Ahead<'a> {
+    /// Scouts the module block of the bitstream that starts at `start`; `None` when running
+    /// on one thread, or if the module holds no function block.
+    pub(super) fn new(data: &'a [u8], start: BitPos, align: bool) -> Option<Box<Self>> {
+        if rayon::current_num_threads() < 2 {
+            return None;
+        }
+        let jobs = scout(data, start, align);
+        if jobs.len() < 2 {
+            return None;
+        }
+        Some(Box::new(Ahead { data, align, jobs, ready: VecDeque::new(), start: None, follows: None }))
+    }
+}
+
+/// The function blocks directly in the first module block, in order, as far as the
+/// bitstream can be read (the walk lists anything after a fault itself).
+fn scout(data: &[u8], start: BitPos, align: bool) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    let Ok(mut c) = Cursor::new(data, start, 2) else { return jobs };
+    c.set_align_records(align);
+    match c.next_entry() {
+        Ok(Entry::Enter(e)) if e.block_id == block::MODULE => {}
+        _ => return jobs,
+    }
+    let mut blockinfo = Arc::new(c.blockinfo().clone());
+    loop {
+        let enter = match c.next_entry() {
+            Ok(Entry::Enter(e)) => e,
+            Ok(Entry::Record(_) | Entry::Abbrev { .. }) => continue,
+            _ => return jobs,
+        };
+        match enter.block_id {
+            block::FUNCTION => {
+                jobs.push(Job { enter, blockinfo: blockinfo.clone() });
+                if c.skip_block().is_err() {
+                    return jobs;
+                }
+            }
+            block::BLOCKINFO => {
+                // Read through: the cursor keeps the abbreviations it defines.
+                loop {
+                    match c.next_entry() {
+                        Ok(Entry::Exit(_)) => break,
+                        Ok(Entry::Record(_) | Entry::Abbrev { .. }) => {}
+                        _ => return jobs,
+                    }
+                }
+                blockinfo = Arc::new(c.blockinfo().clone());
+            }
+            _ => {
+                if c.skip_block().is_err() {
+                    return jobs;
+                }
+            }
+        }
+    }
+}
+
+impl Walker<'_> {
+    /// Prints the listing of the function block `e` (whose ENTER_SUBBLOCK `c` just read)
+    /// made ahead, and skips the block. Returns false, having done nothing, when there is
+    /// none or it does not apply: the walk then lists the block itself.
+    pub(super) fn listed_ahead(&mut self, c: &mut Cursor<'_>, e: &Enter) -> bool {
+        let Some(mut ahead) = self.ahead.take() else { return false };
+        let printed = self.print_ahead(&mut ahead, c, e);
+        if !printed {
+            ahead.ready.clear();
+            ahead.follows = None;
+        }
+        self.ahead = Some(ahead);
+        printed
+    }
+
+    fn print_ahead(&mut self, ahead: &mut Ahead<'_>, c: &mut Cursor<'_>, e: &Enter) -> bool {
+        if ahead.follows != Some(e.pos) || ahead.ready.front().is_none_or(|l| l.pos != e.pos) {
+            ahead.ready.clear();
+            if !self.list_batch(ahead, e) {
+                return false;
+            }
+        }
+        let Some((start, first)) = &ahead.start else { return false };
+        let Some(listed) = ahead.ready.pop_front() else { return false };
+        let Some(done) = listed.done else { return false };
+        let n = done.num_defined - 1;
+        if listed.pos != e.pos || self.num_defined != n || *first > n || !self.d.is_idle() {
+            return false;
+        }
+        if !self.d.layout_state().lays_out_as(start) {
+            return false;
+        }
+        if c.skip_block().is_err() {
+            return false;
+        }
+        self.d.print_laid_out(done.text);
+        self.d.set_layout_state(done.end);
+        self.d.record_pos = done.record_pos;
+        self.num_defined = done.num_defined;
+        self.params = done.params;
+        self.consts = done.consts;
+        self.insts = done.insts;
+        self.num_valued = done.num_valued;
+        ahead.follows = Some(e.end);
+        true
+    }
+
+    /// Lists, in parallel, the function blocks from `e` on, as far as a batch goes, from
+    /// the walk's present state. Returns false if the scout did not find `e`.
+    fn list_batch(&mut self, ahead: &mut Ahead<'_>, e: &Enter) -> bool {
+        let Ok(from) = ahead.jobs.binary_search_by_key(&e.pos, |j| j.enter.pos) else { return false };
+        if ahead.jobs[from].enter != *e {
+            return false;
+        }
+        let mut to = from;
+        let mut bits = 0;
+        while to < ahead.jobs.len() && (to == from || bits < BATCH_BITS) {
+            let j = &ahead.jobs[to].enter;
+            bits += j.end.0.saturating_sub(j.pos.0);
+            to += 1;
+        }
+        let start = self.d.layout_state();
+        let first = self.num_defined;
+        let (records, assembly) = self.d.columns();
+        let batch = Batch {
+            jobs: &ahead.jobs,
+            module: &self.m,
+            start: &start,
+            data: ahead.data,
+            align: ahead.align,
+            abi: self.abi,
+            records,
+            assembly,
+            first,
+        };
+        let d = &mut self.d;
+        let mut listed = Vec::new();
+        // The previous batch's listings are written while this one is made.
+        rayon::in_place_scope(|s| {
+            s.spawn(|_| listed = batch.list(from, to));
+            d.write_deferred();
+        });
+        ahead.ready = listed.into();
+        ahead.start = Some((start, first));
+        ahead.follows = Some(e.pos);
+        true
+    }
+}
+
+/// What the function blocks of a batch are listed from.
+struct Batch<'s> {
+    jobs: &'s [Job],
+    module: &'s Module,
+    start: &'s LayoutState,
+    data: &'s [u8],
+    align: bool,
+    abi: bool,
+    records: bool,
+    assembly: bool,
+    /// Function blocks read before the batch.
+    first: usize,
+}
+
+impl Batch<'_> {
+    /// Lists jobs `from..to` in parallel, each thread with its own copy of the module-level
+    /// state.
+    fn list(&self, from: usize, to: usize) -> Vec<Listed> {
+        self.jobs[from..to]
+            .par_iter()
+            .enumerate()
+            .map_init(
+                || {
+                    let mut w = Walker::new(Dumper::with_capacity(self.records, self.assembly, None, 0), self.abi);
+                    w.m = self.module.clone();
+                    w.found_function_block = true;
+                    w
+                },
+                |w, (i, job)| {
+                    let followed = self.jobs.get(from + i + 1).is_some_and(|next| next.enter.pos == job.enter.end);
+                    let setup = Setup {
+                        data: self.data,
+                        align: self.align,
+                        start: self.start,
+                        num_defined: self.first + i,
+                        followed,
+                    };
+                    list_function(w, job, &setup)
+                },
+            )
+            .collect()
+    }
+}
+
+/// What a function block listed ahead starts from, besides the module-level state.
+struct Setup<'s> {
+    data: &'s [u8],
+    align: bool,
+    start: &'s LayoutState,
+    num_defined: usize,
+    /// Another function block directly follows: it starts by resetting the per-function
+    /// value types, so they need not be kept.
+    followed: bool,
+}
+
+/// Lists one function block with `w`, a walker holding the module-level state (left as it
+/// was, apart from types interned) and a dumper without a writer.
+fn list_function(w: &mut Walker<'_>, job: &Job, s: &Setup<'_>) -> Listed {
+    let pos = job.enter.pos;
+    let Ok(mut c) = Cursor::in_block(s.data, &job.enter, (*job.blockinfo).clone()) else {
+        return Listed { pos, done: None };
+    };
+    c.set_align_records(s.align);
+    let bytes = (job.enter.end.0.saturating_sub(pos.0) / 8) as usize;
+    w.d.restart(s.start, pos, bytes.saturating_mul(TEXT_PER_BYTE).min(MAX_CAPACITY));
+    w.num_defined = s.num_defined;
+    w.block(&mut c, job.enter, Kind::Function);
+    // The walk's cursor would go on at the block's end.
+    if !w.d.is_clean() || !w.d.is_idle() || c.pos() != job.enter.end || w.num_defined != s.num_defined + 1 {
+        return Listed { pos, done: None };
+    }
+    let done = Done {
+        end: w.d.layout_state(),
+        text: w.d.restart(s.start, pos, 0),
+        record_pos: w.d.record_pos,
+        num_defined: w.num_defined,
+        params: if s.followed { Vec::new() } else { w.params.clone() },
+        consts: if s.followed { Vec::new() } else { w.consts.clone() },
+        insts: if s.followed { Vec::new() } else { w.insts.clone() },
+        num_valued: w.num_valued,
+    };
+    Listed { pos, done: Some(done) }
+}
