@@ -51,26 +51,31 @@ pub fn compile(
         call_conv: fast.default_call_conv(),
         frontend: fast.frontend_config(),
     };
-    let defined: Vec<u32> =
-        m.functions.iter().enumerate().filter(|(_, f)| f.body.is_some()).map(|(i, _)| i as u32).collect();
-    let compiled: Vec<Result<Compiled, String>> = defined
+    // Largest functions first, so that the last work items are small ones and the cores
+    // finish together; the code is laid out in function order all the same.
+    let mut defined: Vec<(usize, u32)> = m
+        .functions
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| f.body.as_ref().map(|b| (b.insts.len(), i as u32)))
+        .collect();
+    defined.sort_unstable_by_key(|&(size, f)| (std::cmp::Reverse(size), f));
+    let mut compiled: Vec<Compiled> = defined
         .par_iter()
         .map_init(
             || (FunctionBuilderContext::new(), cranelift_codegen::Context::new(), SsaCheck::default()),
-            |(fbc, ctx, ssa), &f| {
-                let func = translate::function(&env, f, fbc, ssa).map_err(|e| format!("@f{f}: {e}"))?;
-                let setjmp = m.functions[f as usize].body.as_ref().is_some_and(|b| translate::calls_setjmp(&env, b));
-                let isa: &dyn TargetIsa = if setjmp { &*plain } else { &*fast };
+            |(fbc, ctx, ssa), &(_, f)| {
                 ctx.clear();
-                ctx.func = func;
-                let code = ctx
-                    .compile(isa, &mut ControlPlane::default())
+                let setjmp =
+                    translate::function(&env, f, &mut ctx.func, fbc, ssa).map_err(|e| format!("@f{f}: {e}"))?;
+                let isa: &dyn TargetIsa = if setjmp { &*plain } else { &*fast };
+                ctx.compile(isa, &mut ControlPlane::default())
                     .map_err(|e| format!("@f{f}: cranelift: {:?}", e.inner))?;
-                let bytes = code.code_buffer().to_vec();
-                let raw_relocs = code.buffer.relocs().to_vec();
-                let traps = code.buffer.traps().iter().map(|t| (t.offset, t.code)).collect();
+                let code = ctx.compiled_code().ok_or_else(|| format!("@f{f}: cranelift made no code"))?;
                 let names = ctx.func.params.user_named_funcs();
-                let relocs = raw_relocs
+                let relocs = code
+                    .buffer
+                    .relocs()
                     .iter()
                     .map(|r| {
                         let name = match &r.target {
@@ -80,11 +85,12 @@ pub fn compile(
                         (r.clone(), name)
                     })
                     .collect::<Vec<(FinalizedMachReloc, Option<UserExternalName>)>>();
-                Ok(Compiled { function: f, code: bytes, relocs, traps })
+                let traps = code.buffer.traps().iter().map(|t| (t.offset, t.code)).collect();
+                Ok(Compiled { function: f, code: code.code_buffer().to_vec(), relocs, traps })
             },
         )
-        .collect();
-    let compiled: Vec<Compiled> = compiled.into_iter().collect::<Result<_, _>>()?;
+        .collect::<Result<_, String>>()?;
+    compiled.sort_unstable_by_key(|c| c.function);
     let assembled = link::assemble(&compiled, m.functions.len())?;
     let mut functions = vec![None; m.functions.len()];
     let mut traps = Vec::new();

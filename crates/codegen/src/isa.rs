@@ -30,6 +30,8 @@ pub(crate) fn isa(optimize: bool, tier: Tier, verify: bool) -> Result<OwnedTarge
     set(&mut flags, "enable_probestack", "true")?;
     set(&mut flags, "probestack_strategy", "inline")?;
     set(&mut flags, "preserve_frame_pointers", "true")?;
+    // Translated code unwinds by its frame pointers: no unwind tables to compute.
+    set(&mut flags, "unwind_info", "false")?;
     let builder = cranelift_native::builder().map_err(|e| format!("unsupported host: {e}"))?;
     builder.finish(settings::Flags::new(flags)).map_err(|e| e.to_string())
 }

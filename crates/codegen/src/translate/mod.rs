@@ -54,7 +54,7 @@ pub(crate) struct Env<'a> {
 }
 
 /// True if the function calls `llvm.nacl.setjmp`.
-pub(crate) fn calls_setjmp(env: &Env<'_>, body: &FunctionBody) -> bool {
+fn calls_setjmp(env: &Env<'_>, body: &FunctionBody) -> bool {
     body.insts.iter().any(|i| match *i {
         Inst::Call { callee, indirect_ret: None, .. } => {
             env.intrinsics.get(callee.0 as usize).copied().flatten().is_some_and(|i| i.kind == K::Setjmp)
@@ -63,13 +63,16 @@ pub(crate) fn calls_setjmp(env: &Env<'_>, body: &FunctionBody) -> bool {
     })
 }
 
-/// Translates function `f` (which has a body).
+/// Translates function `f` (which has a body) into `func`, which must be empty (a cleared
+/// function is reused: its storage is already allocated). Returns whether `f` calls
+/// `llvm.nacl.setjmp` (such functions are compiled without optimisation).
 pub(crate) fn function(
     env: &Env<'_>,
     f: u32,
+    func: &mut Function,
     ctx: &mut FunctionBuilderContext,
     ssa: &mut SsaCheck,
-) -> Result<Function, String> {
+) -> Result<bool, String> {
     let m = env.m;
     let body = m.functions[f as usize].body.as_ref().ok_or("function without a body")?;
     // Blocks go in reverse postorder, so that (in SSA form) every value is translated
@@ -77,12 +80,10 @@ pub(crate) fn function(
     ssa.run(m, f).map_err(|e| e.to_string())?;
     let order: Vec<usize> = ssa.dominators(body).reverse_postorder().iter().map(|&k| k as usize).collect();
     let sig = m.signature(f);
-    let mut func = Function::with_name_signature(
-        UserFuncName::user(NS_GUEST, f),
-        guest_signature(env.call_conv, sig.ret, &sig.params),
-    );
+    func.name = UserFuncName::user(NS_GUEST, f);
+    func.signature = guest_signature(env.call_conv, sig.ret, &sig.params);
     let setjmp_mode = calls_setjmp(env, body);
-    let b = FunctionBuilder::new(&mut func, ctx);
+    let b = FunctionBuilder::new(func, ctx);
     let mut t = Translator::new(env, f, body, b, setjmp_mode, order);
     t.place_frame(ssa.dominators(body));
     match t.run() {
@@ -95,7 +96,7 @@ pub(crate) fn function(
             return Err(e);
         }
     }
-    Ok(func)
+    Ok(setjmp_mode)
 }
 
 struct Translator<'e, 'a, 'b> {

@@ -13,7 +13,7 @@ pub mod encoding;
 use crate::irt::{self, interfaces::is_browser_program};
 use crate::status::LoadError;
 use pnacl_bitcode::Module;
-use pnacl_bitcode::ir::{Linkage, Ty, ValueId};
+use pnacl_bitcode::ir::{Linkage, Names, Ty, ValueId};
 use pnacl_codegen::abi::{self, memory};
 use pnacl_codegen::{Object, Tier};
 
@@ -45,7 +45,12 @@ pub struct Image {
 
 /// The name of module function `f` in messages.
 fn function_name(m: &Module, f: u32) -> String {
-    match m.names().get(ValueId(f)) {
+    name_of(&m.names(), f)
+}
+
+/// The name of function `f` in `names` (the module's symbol table), or `@fN`.
+fn name_of(names: &Names<'_>, f: u32) -> String {
+    match names.get(ValueId(f)) {
         Some(n) => String::from_utf8_lossy(n).into_owned(),
         None => format!("@f{f}"),
     }
@@ -97,7 +102,11 @@ impl Image {
             object,
             function_sigs,
             host_sigs,
-            names: (0..m.functions.len() as u32).map(|f| function_name(m, f)).collect(),
+            names: {
+                // The symbol table indexed once, not once a function.
+                let names = m.names();
+                (0..m.functions.len() as u32).map(|f| name_of(&names, f)).collect()
+            },
         })
     }
 
