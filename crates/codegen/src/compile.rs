@@ -58,14 +58,23 @@ pub fn compile(
         .map_init(
             || (FunctionBuilderContext::new(), cranelift_codegen::Context::new(), SsaCheck::default()),
             |(fbc, ctx, ssa), &f| {
-                let func = translate::function(&env, f, fbc, ssa).map_err(|e| format!("@f{f}: {e}"))?;
+                let t = translate::function(&env, f, fbc, ssa).map_err(|e| format!("@f{f}: {e}"))?;
                 let setjmp = m.functions[f as usize].body.as_ref().is_some_and(|b| translate::calls_setjmp(&env, b));
                 let isa: &dyn TargetIsa = if setjmp { &*plain } else { &*fast };
                 ctx.clear();
-                ctx.func = func;
-                let code = ctx
-                    .compile(isa, &mut ControlPlane::default())
-                    .map_err(|e| format!("@f{f}: cranelift: {:?}", e.inner))?;
+                ctx.func = t.func;
+                let cranelift = |e: cranelift_codegen::CompileError<'_>| format!("@f{f}: cranelift: {:?}", e.inner);
+                let code = ctx.compile(isa, &mut ControlPlane::default()).map_err(cranelift)?;
+                let frame = code.buffer.frame_layout().map(|l| l.frame_to_fp_offset);
+                let code = match t.deferred_stack_limit {
+                    // A frame too large to go without the prologue check: compiled again
+                    // with it (see translate's stack_check module).
+                    Some(limit) if !translate::frame_fits_unchecked(frame) => {
+                        ctx.func.stack_limit = Some(limit);
+                        ctx.compile(isa, &mut ControlPlane::default()).map_err(cranelift)?
+                    }
+                    _ => ctx.compiled_code().expect("just compiled"),
+                };
                 let bytes = code.code_buffer().to_vec();
                 let raw_relocs = code.buffer.relocs().to_vec();
                 let traps = code.buffer.traps().iter().map(|t| (t.offset, t.code)).collect();
