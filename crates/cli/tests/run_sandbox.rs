@@ -179,6 +179,24 @@ fn infinite_recursion_exhausts_the_call_stack() {
     assert_trap(&run(&case, dir.path(), "recursion", &[]), "call stack exhausted", "@f2");
 }
 
+/// A recursion whose call is not in the entry block: the function checks the host stack
+/// before its call rather than in its prologue, and still traps.
+#[test]
+fn infinite_recursion_behind_a_branch_exhausts_the_call_stack() {
+    let dir = tempfile::tempdir().unwrap();
+    let recurse = Function::helper(
+        "i32",
+        &["i32"],
+        "  function i32 @f2(i32 %p0) {\n    blocks 3;\n    constants {\n      i32:\n        %c0 = i32 1;\n        \
+         %c1 = i32 0;\n    }\n  %b0:\n    %v0 = icmp sge i32 %p0, %c1;\n    br i1 %v0, label %b1, label %b2;\n  \
+         %b1:\n    %v1 = add i32 %p0, %c0;\n    %v2 = call i32 @f2(i32 %v1);\n    %v3 = add i32 %v2, %p0;\n    \
+         ret i32 %v3;\n  %b2:\n    ret i32 %p0;\n  }",
+    );
+    let body = "  %b0:\n    %v0 = call i32 @f2(i32 %p0);\n    ret i32 %v0;";
+    let case = trap_case(&[Ty::I32], &[], body, vec![Val::i32(0)]).functions(vec![recurse]);
+    assert_trap(&run(&case, dir.path(), "recursion_behind_a_branch", &[]), "call stack exhausted", "@f2");
+}
+
 #[test]
 fn a_huge_alloca_exhausts_the_guest_stack() {
     let dir = tempfile::tempdir().unwrap();

@@ -33,6 +33,15 @@ pub struct VmCtx {
     pub thread: u64,
 }
 
+/// The largest frame (below the saved frame pointer: callee-saved registers, spill slots,
+/// stack slots and outgoing arguments) a translated function may have without checking the
+/// host stack in its prologue; such a function checks before its calls instead. It may
+/// therefore run up to `16 + MAX_UNCHECKED_FRAME` bytes below
+/// [`VmCtx::host_stack_limit`] (return address and saved frame pointer included), and the
+/// runtime must keep that much host stack below the limit, beyond what host functions the
+/// guest calls need.
+pub const MAX_UNCHECKED_FRAME: u32 = 4096;
+
 /// Offset of [`VmCtx::guest_sp`].
 pub const VMCTX_GUEST_SP: i32 = std::mem::offset_of!(VmCtx, guest_sp) as i32;
 /// Offset of [`VmCtx::guest_stack_limit`].

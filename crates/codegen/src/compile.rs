@@ -66,11 +66,19 @@ pub fn compile(
             || (FunctionBuilderContext::new(), cranelift_codegen::Context::new(), SsaCheck::default()),
             |(fbc, ctx, ssa), &(_, f)| {
                 ctx.clear();
-                let setjmp =
-                    translate::function(&env, f, &mut ctx.func, fbc, ssa).map_err(|e| format!("@f{f}: {e}"))?;
-                let isa: &dyn TargetIsa = if setjmp { &*plain } else { &*fast };
-                ctx.compile(isa, &mut ControlPlane::default())
-                    .map_err(|e| format!("@f{f}: cranelift: {:?}", e.inner))?;
+                let t = translate::function(&env, f, &mut ctx.func, fbc, ssa).map_err(|e| format!("@f{f}: {e}"))?;
+                let isa: &dyn TargetIsa = if t.setjmp { &*plain } else { &*fast };
+                let cranelift = |e: cranelift_codegen::CompileError<'_>| format!("@f{f}: cranelift: {:?}", e.inner);
+                let frame = ctx.compile(isa, &mut ControlPlane::default()).map_err(cranelift)?.buffer.frame_layout();
+                let frame = frame.map(|l| l.frame_to_fp_offset);
+                if let Some(limit) = t.deferred_stack_limit {
+                    // A frame too large to go without the prologue check: compiled again
+                    // with it (see translate's stack_check module).
+                    if !translate::frame_fits_unchecked(frame) {
+                        ctx.func.stack_limit = Some(limit);
+                        ctx.compile(isa, &mut ControlPlane::default()).map_err(cranelift)?;
+                    }
+                }
                 let code = ctx.compiled_code().ok_or_else(|| format!("@f{f}: cranelift made no code"))?;
                 let names = ctx.func.params.user_named_funcs();
                 let relocs = code

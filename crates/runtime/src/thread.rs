@@ -24,6 +24,9 @@ const THREAD_HOST_STACK: usize = 8 << 20;
 /// Host stack kept free below the limit translated code checks against: room for host
 /// functions the guest calls when it is at the limit.
 const HOST_STACK_RESERVE: u64 = 256 << 10;
+// A translated function may run this far below the limit without checking (see
+// `MAX_UNCHECKED_FRAME`); it calls nothing from there, so host functions keep the rest.
+const _: () = assert!(HOST_STACK_RESERVE >= 16 * (16 + pnacl_codegen::abi::MAX_UNCHECKED_FRAME as u64));
 
 /// What the trampoline returns when the thread left through `thread_exit`.
 pub(crate) const THREAD_EXIT: i32 = 1;

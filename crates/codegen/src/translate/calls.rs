@@ -32,6 +32,7 @@ impl Translator<'_, '_, '_> {
     }
 
     pub(super) fn call_host(&mut self, h: HostFn, args: &[Value]) -> Vec<Value> {
+        self.check_host_stack();
         let r = match self.hosts.get(&h) {
             Some(&r) => r,
             None => {
@@ -60,6 +61,7 @@ impl Translator<'_, '_, '_> {
 
     /// A direct call of guest function `f`.
     pub(super) fn direct_call(&mut self, f: u32, args: &[ValueId]) -> Result<Option<Value>, String> {
+        self.check_host_stack();
         let r = self.func_ref(f);
         let mut a = vec![self.vmctx()];
         for &v in args {
@@ -90,6 +92,8 @@ impl Translator<'_, '_, '_> {
             return self.call_through_own_address(f, ret, &params, args);
         }
         let sig_id = self.env.sigs.id(ret, &params).ok_or("indirect call signature not numbered")?;
+        // Before the signature dispatch, whose branches each call.
+        self.check_host_stack();
         let callee = self.get(callee)?;
         let entry = self.table_entry(callee);
         let sig = self.b.ins().load(I32, trusted(), entry, abi::ENTRY_SIG);

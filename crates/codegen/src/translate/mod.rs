@@ -21,6 +21,7 @@ mod control;
 mod flags;
 mod intrinsics;
 mod memory;
+mod stack_check;
 mod values;
 mod vectors;
 
@@ -63,16 +64,28 @@ fn calls_setjmp(env: &Env<'_>, body: &FunctionBody) -> bool {
     })
 }
 
+pub(crate) use stack_check::frame_fits_unchecked;
+
+/// What translating a function found out, beyond the Cranelift function itself.
+pub(crate) struct Translated {
+    /// Whether the function calls `llvm.nacl.setjmp` (such functions are compiled without
+    /// optimisation).
+    pub setjmp: bool,
+    /// Set when the function checks the host stack before its calls instead of in its
+    /// prologue: the limit to give Cranelift's prologue check (`Function::stack_limit`) if
+    /// its frame turns out too large for that (see [`frame_fits_unchecked`]).
+    pub deferred_stack_limit: Option<GlobalValue>,
+}
+
 /// Translates function `f` (which has a body) into `func`, which must be empty (a cleared
-/// function is reused: its storage is already allocated). Returns whether `f` calls
-/// `llvm.nacl.setjmp` (such functions are compiled without optimisation).
+/// function is reused: its storage is already allocated).
 pub(crate) fn function(
     env: &Env<'_>,
     f: u32,
     func: &mut Function,
     ctx: &mut FunctionBuilderContext,
     ssa: &mut SsaCheck,
-) -> Result<bool, String> {
+) -> Result<Translated, String> {
     let m = env.m;
     let body = m.functions[f as usize].body.as_ref().ok_or("function without a body")?;
     // Blocks go in reverse postorder, so that (in SSA form) every value is translated
@@ -85,6 +98,7 @@ pub(crate) fn function(
     let setjmp_mode = calls_setjmp(env, body);
     let b = FunctionBuilder::new(func, ctx);
     let mut t = Translator::new(env, f, body, b, setjmp_mode, order);
+    let deferred_stack_limit = t.call_stack_limit;
     t.place_frame(ssa.dominators(body));
     match t.run() {
         Ok(()) => t.b.finalize(env.frontend),
@@ -96,7 +110,7 @@ pub(crate) fn function(
             return Err(e);
         }
     }
-    Ok(setjmp_mode)
+    Ok(Translated { setjmp: setjmp_mode, deferred_stack_limit })
 }
 
 struct Translator<'e, 'a, 'b> {
@@ -147,6 +161,11 @@ struct Translator<'e, 'a, 'b> {
     /// later block: (block, instruction, offset in the frame).
     late_frame: Option<(u64, u64)>,
     late_allocas: Vec<(u32, usize, u64)>,
+    /// The host stack limit, when the function checks it before its calls rather than in
+    /// its prologue (see the `stack_check` module).
+    call_stack_limit: Option<GlobalValue>,
+    /// The block that last checked the host stack before a call.
+    stack_checked_in: Option<Block>,
 }
 
 impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
@@ -166,7 +185,8 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
         let vmctx = b.block_params(entry)[0];
-        // The prologue checks the host stack against the thread's limit.
+        // The host stack is checked against the thread's limit in the prologue or before
+        // each call.
         let vmctx_gv = b.create_global_value(GlobalValueData::VMContext);
         let flags = b.func.dfg.mem_flags.insert_unchecked(trusted());
         let limit = b.create_global_value(GlobalValueData::Load {
@@ -175,7 +195,10 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
             global_type: I64,
             flags,
         });
-        b.func.stack_limit = Some(limit);
+        let call_stack_limit = stack_check::checks_at_calls(body, setjmp_mode).then_some(limit);
+        if call_stack_limit.is_none() {
+            b.func.stack_limit = Some(limit);
+        }
         let mut results = vec![None; body.insts.len()];
         let mut defs = vec![u32::MAX; locals];
         let mut next = space.first_inst() - fg;
@@ -217,6 +240,8 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
             frame_places: HashMap::new(),
             late_frame: None,
             late_allocas: Vec::new(),
+            call_stack_limit,
+            stack_checked_in: None,
         }
     }
 
