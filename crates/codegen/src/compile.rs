@@ -51,20 +51,13 @@ pub fn compile(
         call_conv: fast.default_call_conv(),
         frontend: fast.frontend_config(),
     };
-    // Largest functions first, so that the last work items are small ones and the cores
-    // finish together; the code is laid out in function order all the same.
-    let mut defined: Vec<(usize, u32)> = m
-        .functions
-        .iter()
-        .enumerate()
-        .filter_map(|(i, f)| f.body.as_ref().map(|b| (b.insts.len(), i as u32)))
-        .collect();
-    defined.sort_unstable_by_key(|&(size, f)| (std::cmp::Reverse(size), f));
-    let mut compiled: Vec<Compiled> = defined
+    let defined: Vec<u32> =
+        m.functions.iter().enumerate().filter(|(_, f)| f.body.is_some()).map(|(i, _)| i as u32).collect();
+    let compiled: Vec<Compiled> = defined
         .par_iter()
         .map_init(
             || (FunctionBuilderContext::new(), cranelift_codegen::Context::new(), SsaCheck::default()),
-            |(fbc, ctx, ssa), &(_, f)| {
+            |(fbc, ctx, ssa), &f| {
                 ctx.clear();
                 let t = translate::function(&env, f, &mut ctx.func, fbc, ssa).map_err(|e| format!("@f{f}: {e}"))?;
                 let isa: &dyn TargetIsa = if t.setjmp { &*plain } else { &*fast };
@@ -98,7 +91,6 @@ pub fn compile(
             },
         )
         .collect::<Result<_, String>>()?;
-    compiled.sort_unstable_by_key(|c| c.function);
     let assembled = link::assemble(&compiled, m.functions.len())?;
     let mut functions = vec![None; m.functions.len()];
     let mut traps = Vec::new();
