@@ -34,6 +34,7 @@ enum Operands {
     Fields { start: usize },
 }
 
+#[derive(Clone)]
 struct Scope {
     block_id: u32,
     width: u32,
@@ -47,8 +48,11 @@ struct Scope {
 
 /// A reader of bitstream entries. See the module documentation.
 ///
+/// A clone reads on from the same place, independently.
+///
 /// `G` is how VBR fields decoded from a window lose their continuation bits: the portable
 /// [`ShiftGather`] unless the cursor is created with [`Cursor::with_gather`].
+#[derive(Clone)]
 pub struct Cursor<'a, G: Gather = ShiftGather> {
     reader: BitReader<'a>,
     top_width: u32,

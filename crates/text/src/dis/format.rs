@@ -216,8 +216,14 @@ pub(crate) fn push_decimal(s: &mut Vec<u8>, mut v: u64) {
         s.push(b'0' + v as u8);
         return;
     }
+    if v < 100 {
+        let pair = v as usize * 2;
+        s.extend_from_slice(&[DIGIT_PAIRS[pair], DIGIT_PAIRS[pair + 1]]);
+        return;
+    }
+    let n = decimal_digits(v);
     let mut buf = [0u8; 20];
-    let mut i = buf.len();
+    let mut i = n;
     while v >= 100 {
         let pair = (v % 100) as usize * 2;
         v /= 100;
@@ -226,13 +232,27 @@ pub(crate) fn push_decimal(s: &mut Vec<u8>, mut v: u64) {
     }
     if v >= 10 {
         let pair = v as usize * 2;
-        i -= 2;
-        buf[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        buf[i - 2..i].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
     } else {
-        i -= 1;
-        buf[i] = b'0' + v as u8;
+        buf[i - 1] = b'0' + v as u8;
     }
-    s.extend_from_slice(&buf[i..]);
+    push_prefix(s, &buf, n);
+}
+
+/// The number of decimal digits of `v`.
+#[inline]
+pub(crate) fn decimal_digits(v: u64) -> usize {
+    v.checked_ilog10().map_or(1, |d| d as usize + 1)
+}
+
+/// Appends the first `n` bytes of `chunk`. The whole chunk is copied, then cut: a copy of a
+/// fixed size is a few stores, where a short copy of a variable size is a call to `memmove`,
+/// and a listing is made of short pieces.
+#[inline]
+fn push_prefix<const N: usize>(s: &mut Vec<u8>, chunk: &[u8; N], n: usize) {
+    let len = s.len();
+    s.extend_from_slice(chunk);
+    s.truncate(len + n.min(N));
 }
 
 /// Lays out [`Tokens`] in a fixed width, keeping the state the original formatter keeps
@@ -410,7 +430,12 @@ impl Formatter {
 /// Appends `n` spaces.
 #[inline]
 pub(crate) fn push_spaces(s: &mut Vec<u8>, n: usize) {
-    s.resize(s.len() + n, b' ');
+    const SPACES: [u8; 32] = [b' '; 32];
+    if n <= SPACES.len() {
+        push_prefix(s, &SPACES, n);
+    } else {
+        s.resize(s.len() + n, b' ');
+    }
 }
 
 #[cfg(test)]
@@ -418,11 +443,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn spaces() {
+        for n in 0..70 {
+            let mut s = b"x".to_vec();
+            push_spaces(&mut s, n);
+            assert_eq!(s, format!("x{}", " ".repeat(n)).as_bytes());
+        }
+    }
+
+    #[test]
     fn decimals() {
-        for v in [0, 7, 10, 99, 100, 101, 999, 1000, 65535, 4294967293, u64::MAX] {
-            let mut s = Vec::new();
+        for v in [0, 7, 9, 10, 99, 100, 101, 999, 1000, 65535, 4294967293, 10u64.pow(19) - 1, 10u64.pow(19), u64::MAX] {
+            let mut s = b"x".to_vec();
             push_decimal(&mut s, v);
-            assert_eq!(s, v.to_string().as_bytes());
+            assert_eq!(s, format!("x{v}").as_bytes());
+            assert_eq!(decimal_digits(v), v.to_string().len());
         }
     }
 

@@ -1,7 +1,7 @@
 //! The listing as it is written: records and assembly side by side, each record's lines
 //! followed by the messages about it, in chunks to the writer.
 
-use super::format::{Formatter, Tokens, push_decimal, push_spaces};
+use super::format::{Formatter, Tokens, decimal_digits, push_decimal, push_spaces};
 use super::syntax;
 use pnacl_bitcode::codes::pseudo;
 use pnacl_bitstream::{
@@ -224,19 +224,13 @@ impl<'w> Dumper<'w> {
     pub(super) fn write(&mut self, pos: BitPos, abbrev: Option<u32>, code: u64, ops: &[u64]) {
         self.record_pos = pos;
         // `B:b`, right-aligned in ten columns.
-        let mut bytes = Vec::new();
-        std::mem::swap(&mut bytes, &mut self.label);
-        bytes.clear();
-        push_decimal(&mut bytes, pos.0 / 8);
-        let digits = bytes.len();
-        let pad = 8usize.saturating_sub(digits);
-        // Right-align: move the digits after the padding.
-        bytes.resize(pad + digits, b' ');
-        bytes.copy_within(0..digits, pad);
-        bytes[..pad].fill(b' ');
-        self.label = bytes;
-        self.label.push(b':');
-        push_decimal(&mut self.label, pos.0 % 8);
+        let label = &mut self.label;
+        label.clear();
+        let byte = pos.0 / 8;
+        push_spaces(label, 8usize.saturating_sub(decimal_digits(byte)));
+        push_decimal(label, byte);
+        label.push(b':');
+        push_decimal(label, pos.0 % 8);
         if self.records && self.write_one_line(abbrev, code, ops) {
             return;
         }

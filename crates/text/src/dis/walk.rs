@@ -307,6 +307,9 @@ impl<'w> Walker<'w> {
                     if k == Kind::Function && b.kind == Kind::Module && self.listed_ahead(c, &inner) {
                         continue;
                     }
+                    if k == Kind::Globals && b.kind == Kind::Module && self.globals_beside_functions(c, &inner) {
+                        continue;
+                    }
                     self.block(c, inner, k);
                 }
                 Ok(Entry::Exit(pos)) => {
