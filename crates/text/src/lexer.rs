@@ -57,14 +57,20 @@ pub struct Lexer<'s> {
 /// A lexing error: offset and message.
 pub type LexError = (usize, String);
 
-fn is_word(c: u8) -> bool {
+/// True for the bytes of a keyword or number.
+pub(crate) fn is_word(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'.'
 }
 
 impl<'s> Lexer<'s> {
     /// Creates a lexer over `text`.
     pub fn new(text: &'s str) -> Self {
-        Lexer { src: text.as_bytes(), text, pos: 0, peeked: None, last: 0 }
+        Self::starting_at(text, 0)
+    }
+
+    /// Creates a lexer over `text` that starts at offset `pos`.
+    pub fn starting_at(text: &'s str, pos: usize) -> Self {
+        Lexer { src: text.as_bytes(), text, pos: pos.min(text.len()), peeked: None, last: pos.min(text.len()) }
     }
 
     /// Offset of the next token (after whitespace and comments).

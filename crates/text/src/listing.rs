@@ -109,6 +109,21 @@ impl PendingRecord {
     }
 }
 
+/// Where `pnacl dis` puts a line's first `|`, and the second one after the first.
+const LABEL_WIDTH: usize = 10;
+const RECORD_WIDTH: usize = 29;
+
+/// The offset of the first `|` in `line`, looked for first at `usual` (a search is a call
+/// for what is, in a listing `pnacl dis` made, almost always there).
+#[inline]
+fn find_bar(line: &str, usual: usize) -> Option<usize> {
+    let bytes = line.as_bytes();
+    if bytes.get(usual) == Some(&b'|') && !bytes[..usual].contains(&b'|') {
+        return Some(usual);
+    }
+    line.find('|')
+}
+
 /// Listings larger than this are split in pieces, in parallel.
 const PARALLEL_SPLIT: usize = 1 << 20;
 
@@ -219,7 +234,7 @@ fn split_piece(text: &str) -> Result<(Listing, u32), TextError> {
         let line_no = n as u32 + 1;
         lines = line_no;
         let line = line.trim_end_matches('\r');
-        let Some(bar) = line.find('|') else {
+        let Some(bar) = find_bar(line, LABEL_WIDTH) else {
             if line.trim().is_empty() {
                 continue;
             }
@@ -234,7 +249,7 @@ fn split_piece(text: &str) -> Result<(Listing, u32), TextError> {
         };
         let label = line[..bar].trim();
         let rest = &line[bar + 1..];
-        let (record, asm, asm_col) = match rest.find('|') {
+        let (record, asm, asm_col) = match find_bar(rest, RECORD_WIDTH) {
             Some(b2) => (&rest[..b2], &rest[b2 + 1..], bar + 1 + b2 + 1),
             None => (rest, "", line.len()),
         };

@@ -62,7 +62,9 @@ impl<'s> Asm<'s> {
                 }
                 Tok::Ident("function") => {
                     layout.items.push(ITEM_BLOCK);
-                    self.function()?;
+                    if !self.functions_in_parallel(&mut layout.items) {
+                        self.function()?;
+                    }
                 }
                 Tok::Ident("declare" | "define") => {
                     self.function_address()?;
