@@ -31,6 +31,15 @@ fn function_lines(lines: &[&str]) -> Vec<usize> {
 type Edit = fn(&[&str]) -> Vec<String>;
 
 const EDITS: &[(&str, Edit)] = &[
+    ("a globals count one more than the globals", |lines| {
+        let globals = lines.iter().position(|l| l.contains("|  globals {")).expect("a globals block");
+        let at = globals + 1;
+        let (head, count) = lines[at].rsplit_once("count ").expect("its count record");
+        let n: u64 = count.trim_end_matches(';').parse().expect("a count");
+        let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        out[at] = format!("{head}count {};", n + 1);
+        out
+    }),
     ("an unknown value in the last function", |lines| {
         let last = *function_lines(lines).last().expect("functions");
         let at = last + lines[last..].iter().position(|l| l.contains(" %v")).expect("an instruction");

@@ -51,14 +51,15 @@ pub fn assemble_with_notes(text: &str) -> Result<(Vec<u8>, Vec<TextError>), Text
     // on another core, compare it with the record column (the notes are dropped if the
     // check fails).
     let opts = ReadOptions { defer_abi: true, ..ReadOptions::default() };
-    // Both modules are freed there too, beside the other work: freeing a large one takes
-    // a twentieth of the time.
+    // Both modules are freed beside the comparison too (freeing a large one takes a
+    // twentieth of the time).
     let (read, notes) = rayon::join(
-        || pnacl_bitcode::read_with(&bytes, opts, &mut pnacl_bitcode::NoListener).map(drop),
         || {
+            let read = pnacl_bitcode::read_with(&bytes, opts, &mut pnacl_bitcode::NoListener).map(drop);
             drop(module);
-            columns::disagreements(&bytes, &trace, &offsets, &src)
+            read
         },
+        || columns::disagreements(&bytes, &trace, &offsets, &src),
     );
     if let Err(e) = read {
         let at = offset_of(e.pos, &trace, &offsets);

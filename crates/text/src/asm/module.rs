@@ -54,7 +54,7 @@ impl<'s> Asm<'s> {
                 }
                 Tok::Ident("globals") => {
                     layout.items.push(ITEM_BLOCK);
-                    self.globals()?;
+                    self.globals_beside_functions()?;
                 }
                 Tok::Ident("valuesymtab") => {
                     layout.items.push(ITEM_BLOCK);

@@ -9,17 +9,33 @@
 //! then taken in text order. If any group fails, or a block does not end where the next is
 //! taken to start, nothing is kept and the blocks are parsed one after the other as before,
 //! so errors are the ones the sequential parse reports.
+//!
+//! The globals block (a tenth of a large listing) is parsed meanwhile: the function blocks
+//! are parsed from the number of globals its count record states, and their parse is kept
+//! only if the declarations they were parsed from are the ones in force where they start.
 
 use super::parser::Asm;
-use crate::lexer::{Lexer, is_word};
-use pnacl_bitcode::ir::{FunctionBody, Global, ITEM_BLOCK, Module, ModuleLayout};
+use super::source::Source;
+use crate::lexer::{Lexer, Tok, is_word};
+use pnacl_bitcode::ir::{Align, FunctionBody, Global, ITEM_BLOCK, Module, ModuleLayout};
 use rayon::prelude::*;
+use std::collections::HashMap;
 
 /// Texts shorter than this are parsed on one thread.
 const PARALLEL_TEXT: usize = 1 << 20;
 
 /// Groups of function blocks per thread: enough for the threads to finish together.
 const GROUPS_PER_THREAD: usize = 4;
+
+/// The function blocks to parse in parallel, and what they are parsed from.
+struct Plan<'s> {
+    src: &'s Source<'s>,
+    declarations: Module,
+    globals_for: HashMap<u32, usize>,
+    /// Where each block starts, and the defined function it is taken to be.
+    starts: Vec<usize>,
+    defined: Vec<usize>,
+}
 
 /// What a group's parse produced.
 struct Parsed<'s> {
@@ -31,29 +47,116 @@ struct Parsed<'s> {
     lexer: Lexer<'s>,
 }
 
+/// Function blocks parsed while the globals block was, and the state they assumed.
+pub(super) struct Ahead<'s> {
+    parsed: Vec<Parsed<'s>>,
+    declarations: Module,
+    globals_for: HashMap<u32, usize>,
+    first: usize,
+}
+
 impl<'s> Asm<'s> {
+    /// Parses the globals block at the lexer while, on the other cores, the function blocks
+    /// after it are parsed (see the module documentation); [`Asm::functions_in_parallel`]
+    /// takes them.
+    pub(super) fn globals_beside_functions(&mut self) -> super::parser::R<()> {
+        let at = self.at();
+        let counted = if self.parallel_worthwhile() { self.stated_globals(at) } else { None };
+        let Some(plan) = counted.and_then(|n| self.plan(at, n)) else { return self.globals() };
+        let (globals, parsed) = rayon::join(|| self.globals(), || parse(&plan));
+        if let Some(parsed) = parsed {
+            let first = plan.starts[0];
+            self.ahead = Some(Ahead { parsed, declarations: plan.declarations, globals_for: plan.globals_for, first });
+        }
+        globals
+    }
+
     /// Parses the function blocks from the one at the lexer on, as far as they directly
-    /// follow each other, on all cores, and records each in `items` (the module block's
-    /// layout). Returns false, having done nothing, when they are to be parsed one by one.
+    /// follow each other, on all cores (or takes them as parsed beside the globals block),
+    /// and records each in `items` (the module block's layout). Returns false, having done
+    /// nothing, when they are to be parsed one by one.
     pub(super) fn functions_in_parallel(&mut self, items: &mut Vec<u16>) -> bool {
-        if rayon::current_num_threads() < 2 || self.src.text.len() < PARALLEL_TEXT || self.bodies != 0 {
+        if let Some(ahead) = self.ahead.take()
+            && ahead.first == self.at()
+            && self.bodies == 0
+            && self.globals_for == ahead.globals_for
+            && self.declarations(self.m.globals.len()) == ahead.declarations
+        {
+            self.take(ahead.parsed, items);
+            return true;
+        }
+        if !self.parallel_worthwhile() {
             return false;
         }
         let first = self.at();
-        let starts = function_starts(&self.src.text, &self.src.line_starts, first);
-        let defined: Vec<usize> =
-            (self.next_body..self.m.functions.len()).filter(|&i| !self.m.functions[i].is_proto).collect();
-        if starts.len() < 2 || starts[0] != first || defined.len() < starts.len() {
+        let Some(plan) = self.plan(first, self.m.globals.len()) else { return false };
+        if plan.starts[0] != first {
             return false;
         }
-        let groups = (rayon::current_num_threads() * GROUPS_PER_THREAD).min(starts.len());
-        let bounds: Vec<usize> = (0..=groups).map(|g| g * starts.len() / groups).collect();
-        let declarations = self.declarations();
-        let parsed: Option<Vec<Parsed<'s>>> = bounds
-            .par_windows(2)
-            .map(|w| self.parse_group(&declarations, &starts, &defined, w[0], w[1]))
-            .collect();
-        let Some(parsed) = parsed else { return false };
+        let Some(parsed) = parse(&plan) else { return false };
+        self.take(parsed, items);
+        true
+    }
+
+    fn parallel_worthwhile(&self) -> bool {
+        rayon::current_num_threads() >= 2 && self.src.text.len() >= PARALLEL_TEXT && self.bodies == 0
+    }
+
+    /// The count the globals block at offset `at` states first (`globals { count N;`).
+    fn stated_globals(&self, at: usize) -> Option<usize> {
+        let mut lx = Lexer::starting_at(&self.src.text, at);
+        let mut next = || lx.next_tok().ok();
+        let mut t = [next()?, next()?, next()?];
+        if t[..2] != [Tok::Ident("globals"), Tok::Punct(b'{')] {
+            return None;
+        }
+        if t[2] == Tok::Punct(b'<') {
+            // An explicit width, `<B>`.
+            let (Tok::Int(_), Tok::Punct(b'>')) = (next()?, next()?) else { return None };
+            t[2] = next()?;
+        }
+        match (t[2], next()?, next()?) {
+            (Tok::Ident("count"), Tok::Int(n), Tok::Punct(b';')) => usize::try_from(n).ok(),
+            _ => None,
+        }
+    }
+
+    /// The function blocks after offset `from`, to be parsed from the present declarations
+    /// and `num_globals` globals.
+    fn plan(&self, from: usize, num_globals: usize) -> Option<Plan<'s>> {
+        let starts = function_starts(&self.src.text, &self.src.line_starts, from);
+        let defined: Vec<usize> =
+            (self.next_body..self.m.functions.len()).filter(|&i| !self.m.functions[i].is_proto).collect();
+        if starts.len() < 2 || defined.len() < starts.len() {
+            return None;
+        }
+        Some(Plan {
+            src: self.src,
+            declarations: self.declarations(num_globals),
+            globals_for: self.globals_for.clone(),
+            starts,
+            defined,
+        })
+    }
+
+    /// The module-level state a function block's parse reads, with `num_globals` globals:
+    /// the types and functions, not the globals' initializers or the module's layout.
+    fn declarations(&self, num_globals: usize) -> Module {
+        let blank = Global { align: Align(0), is_const: false, inits: Vec::new(), compound: false };
+        Module {
+            header: self.m.header.clone(),
+            version: 0,
+            types: self.m.types.clone(),
+            functions: self.m.functions.clone(),
+            globals: vec![blank; num_globals],
+            symtab: None,
+            positions: None,
+            layout: None,
+        }
+    }
+
+    /// Takes the blocks parsed, in order, and goes on after the last of them.
+    fn take(&mut self, parsed: Vec<Parsed<'s>>, items: &mut Vec<u16>) {
         for group in parsed {
             for (index, body) in group.bodies {
                 self.m.functions[index].body = Some(body);
@@ -66,60 +169,45 @@ impl<'s> Asm<'s> {
         }
         // The caller recorded the first block already.
         items.pop();
-        true
     }
+}
 
-    /// The module-level state a function block's parse reads, without what it does not
-    /// (the globals' initializers, the module's layout).
-    fn declarations(&self) -> Module {
-        let blank = self.m.globals.first().map(|g| Global { inits: Vec::new(), ..g.clone() });
-        Module {
-            header: self.m.header.clone(),
-            version: self.m.version,
-            types: self.m.types.clone(),
-            functions: self.m.functions.clone(),
-            globals: blank.map_or_else(Vec::new, |g| vec![g; self.m.globals.len()]),
-            symtab: None,
-            positions: None,
-            layout: None,
-        }
-    }
+/// Parses the planned blocks in groups, in parallel; `None` if any group fails.
+fn parse<'s>(plan: &Plan<'s>) -> Option<Vec<Parsed<'s>>> {
+    let groups = (rayon::current_num_threads() * GROUPS_PER_THREAD).min(plan.starts.len());
+    let bounds: Vec<usize> = (0..=groups).map(|g| g * plan.starts.len() / groups).collect();
+    bounds.par_windows(2).map(|w| parse_group(plan, w[0], w[1])).collect()
+}
 
-    /// Parses the function blocks `starts[from..to]`, the `k`th of them the defined
-    /// function `defined[k]`; `None` if any fails or does not end where the next starts.
-    fn parse_group(
-        &self,
-        declarations: &Module,
-        starts: &[usize],
-        defined: &[usize],
-        from: usize,
-        to: usize,
-    ) -> Option<Parsed<'s>> {
-        let mut a = Asm {
-            lx: Lexer::starting_at(&self.src.text, starts[from]),
-            src: self.src,
-            m: declarations.clone(),
-            ml: ModuleLayout::default(),
-            globals_for: self.globals_for.clone(),
-            offsets: Vec::new(),
-            bodies: 0,
-            next_body: 0,
-            globals_count: None,
-        };
-        let mut bodies = Vec::with_capacity(to - from);
-        for k in from..to {
-            if a.at() != starts[k] {
-                return None;
-            }
-            a.next_body = defined[k];
-            a.function().ok()?;
-            bodies.push((defined[k], a.m.functions[defined[k]].body.take()?));
-        }
-        if starts.get(to).is_some_and(|&next| a.at() != next) {
+/// Parses the blocks `plan.starts[from..to]`; `None` if any fails or does not end where
+/// the next starts.
+fn parse_group<'s>(plan: &Plan<'s>, from: usize, to: usize) -> Option<Parsed<'s>> {
+    let mut a = Asm {
+        lx: Lexer::starting_at(&plan.src.text, plan.starts[from]),
+        src: plan.src,
+        m: plan.declarations.clone(),
+        ml: ModuleLayout::default(),
+        globals_for: plan.globals_for.clone(),
+        offsets: Vec::new(),
+        bodies: 0,
+        next_body: 0,
+        globals_count: None,
+        ahead: None,
+    };
+    let mut bodies = Vec::with_capacity(to - from);
+    for k in from..to {
+        if a.at() != plan.starts[k] {
             return None;
         }
-        Some(Parsed { bodies, offsets: a.offsets, lexer: a.lx })
+        let index = plan.defined[k];
+        a.next_body = index;
+        a.function().ok()?;
+        bodies.push((index, a.m.functions[index].body.take()?));
     }
+    if plan.starts.get(to).is_some_and(|&next| a.at() != next) {
+        return None;
+    }
+    Some(Parsed { bodies, offsets: a.offsets, lexer: a.lx })
 }
 
 /// The offsets, from `from` on, of the lines' first tokens that are the keyword `function`.

@@ -1,6 +1,7 @@
 //! The parser's state and what every block's parser uses: tokens, types, literals and symbol
 //! names, abbreviation definitions and annotations, and block widths.
 
+use super::parallel::Ahead;
 use super::source::Source;
 use crate::error::TextError;
 use crate::lexer::{Lexer, Tok};
@@ -28,6 +29,8 @@ pub(super) struct Asm<'s> {
     pub(super) next_body: usize,
     /// The globals count record, if read.
     pub(super) globals_count: Option<(u64, usize)>,
+    /// Function blocks parsed beside the globals block.
+    pub(super) ahead: Option<Ahead<'s>>,
 }
 
 impl<'s> Asm<'s> {
@@ -42,6 +45,7 @@ impl<'s> Asm<'s> {
             bodies: 0,
             next_body: 0,
             globals_count: None,
+            ahead: None,
         }
     }
 
