@@ -50,6 +50,7 @@ pub fn compile(
         table_len,
         call_conv: fast.default_call_conv(),
         frontend: fast.frontend_config(),
+        checks_at_calls: tier == Tier::Optimizing,
     };
     let defined: Vec<u32> =
         m.functions.iter().enumerate().filter(|(_, f)| f.body.is_some()).map(|(i, _)| i as u32).collect();

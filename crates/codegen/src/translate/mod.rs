@@ -52,6 +52,10 @@ pub(crate) struct Env<'a> {
     pub table_len: u32,
     pub call_conv: CallConv,
     pub frontend: cranelift_codegen::isa::TargetFrontendConfig,
+    /// Whether functions may check the host stack at their calls rather than in their
+    /// prologue (see `stack_check`): the optimizing tier's choice, for faster code; the
+    /// baseline tier, made to translate fast, keeps the prologue check, which is less IR.
+    pub checks_at_calls: bool,
 }
 
 /// True if the function calls `llvm.nacl.setjmp`.
@@ -195,7 +199,8 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
             global_type: I64,
             flags,
         });
-        let call_stack_limit = stack_check::checks_at_calls(body, setjmp_mode).then_some(limit);
+        let call_stack_limit =
+            (env.checks_at_calls && stack_check::checks_at_calls(body, setjmp_mode)).then_some(limit);
         if call_stack_limit.is_none() {
             b.func.stack_limit = Some(limit);
         }
