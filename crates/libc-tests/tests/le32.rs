@@ -22,13 +22,10 @@ fn bitcode() -> &'static Vec<PathBuf> {
 
 /// The intrinsic names of the PNaCl whitelist, from tools-facts.md §3.3.
 fn pnacl_allowed_intrinsics() -> BTreeSet<String> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/design/tools-facts.md");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "the design notes are missing ({}: {e}): clone the shared material next to the repository",
-            path.display()
-        )
-    });
+    // Found as the corpus is (`PNACL_CORPUS`, or next to the repository), from a worktree too.
+    let path = pnacl_testutil::design_dir().join("tools-facts.md");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("the design notes are missing ({}: {e})", path.display()));
     let start = text.find("### 3.3").expect("tools-facts.md has §3.3");
     let end = start + text[start..].find("### 3.4").expect("tools-facts.md has §3.4");
     let mut names: BTreeSet<String> = BTreeSet::new();
