@@ -116,21 +116,7 @@ impl sealed::GatherPayload for PextGather {
         #[cfg(target_arch = "x86_64")]
         {
             let _ = (len, width);
-            let v: u64;
-            // SAFETY: cursors using this gather are only created where `available()` holds,
-            // so the processor has BMI2. The instruction reads and writes registers only.
-            // Inline assembly rather than the intrinsic: the intrinsic only inlines into
-            // functions compiled for BMI2, and the decoder is generic code.
-            unsafe {
-                std::arch::asm!(
-                    "pext {v}, {x}, {mask}",
-                    v = lateout(reg) v,
-                    x = in(reg) x,
-                    mask = in(reg) !continuation,
-                    options(pure, nomem, nostack, preserves_flags),
-                );
-            }
-            v
+            pext(x, !continuation)
         }
         #[cfg(not(target_arch = "x86_64"))]
         <ShiftGather as sealed::GatherPayload>::gather(x, len, width, continuation)
@@ -142,19 +128,7 @@ impl sealed::GatherPayload for PextGather {
         {
             let _ = width;
             // The field's bits less its continuation bits: one `pext`, and no shift.
-            let payload = field & !continuation;
-            let v: u64;
-            // SAFETY: as for `gather`: only run where `available()` holds.
-            unsafe {
-                std::arch::asm!(
-                    "pext {v}, {x}, {mask}",
-                    v = lateout(reg) v,
-                    x = in(reg) window,
-                    mask = in(reg) payload,
-                    options(pure, nomem, nostack, preserves_flags),
-                );
-            }
-            v
+            pext(window, field & !continuation)
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -163,6 +137,27 @@ impl sealed::GatherPayload for PextGather {
             <ShiftGather as sealed::GatherPayload>::gather((window & field) >> at, len, width, continuation >> at)
         }
     }
+}
+
+/// The bits of `x` that `mask` selects, packed at the bottom (BMI2's `pext`). Called only by
+/// [`PextGather`], whose cursors are only created where [`Gather::available`] holds.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn pext(x: u64, mask: u64) -> u64 {
+    let v: u64;
+    // SAFETY: the processor has BMI2 (see above). The instruction reads and writes
+    // registers only. Inline assembly rather than the intrinsic: the intrinsic only inlines
+    // into functions compiled for BMI2, and the decoder is generic code.
+    unsafe {
+        std::arch::asm!(
+            "pext {v}, {x}, {mask}",
+            v = lateout(reg) v,
+            x = in(reg) x,
+            mask = in(reg) mask,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    v
 }
 
 /// True if the processor has BMI2 and its `pext` is not microcoded.

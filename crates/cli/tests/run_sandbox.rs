@@ -166,35 +166,35 @@ fn calls_with_extra_arguments_drop_them_and_other_mismatches_trap() {
     }
 }
 
-#[test]
-fn infinite_recursion_exhausts_the_call_stack() {
+/// `_start` calls `@f2(0)`, the recursive function `f2` (an `i32 (i32)`), which must exhaust
+/// the call stack and trap in `@f2`.
+fn assert_recursion_traps(name: &str, f2: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let recurse = Function::helper(
-        "i32",
-        &["i32"],
-        "  function i32 @f2(i32 %p0) {\n    blocks 1;\n    constants {\n      i32:\n        %c0 = i32 1;\n    }\n  %b0:\n    %v0 = add i32 %p0, %c0;\n    %v1 = call i32 @f2(i32 %v0);\n    %v2 = add i32 %v1, %p0;\n    ret i32 %v2;\n  }",
-    );
+    let recurse = Function::helper("i32", &["i32"], f2);
     let body = "  %b0:\n    %v0 = call i32 @f2(i32 %p0);\n    ret i32 %v0;";
     let case = trap_case(&[Ty::I32], &[], body, vec![Val::i32(0)]).functions(vec![recurse]);
-    assert_trap(&run(&case, dir.path(), "recursion", &[]), "call stack exhausted", "@f2");
+    assert_trap(&run(&case, dir.path(), name, &[]), "call stack exhausted", "@f2");
+}
+
+#[test]
+fn infinite_recursion_exhausts_the_call_stack() {
+    assert_recursion_traps(
+        "recursion",
+        "  function i32 @f2(i32 %p0) {\n    blocks 1;\n    constants {\n      i32:\n        %c0 = i32 1;\n    }\n  %b0:\n    %v0 = add i32 %p0, %c0;\n    %v1 = call i32 @f2(i32 %v0);\n    %v2 = add i32 %v1, %p0;\n    ret i32 %v2;\n  }",
+    );
 }
 
 /// A recursion whose call is not in the entry block: the function checks the host stack
 /// before its call rather than in its prologue, and still traps.
 #[test]
 fn infinite_recursion_behind_a_branch_exhausts_the_call_stack() {
-    let dir = tempfile::tempdir().unwrap();
-    let recurse = Function::helper(
-        "i32",
-        &["i32"],
+    assert_recursion_traps(
+        "recursion_behind_a_branch",
         "  function i32 @f2(i32 %p0) {\n    blocks 3;\n    constants {\n      i32:\n        %c0 = i32 1;\n        \
          %c1 = i32 0;\n    }\n  %b0:\n    %v0 = icmp sge i32 %p0, %c1;\n    br i1 %v0, label %b1, label %b2;\n  \
          %b1:\n    %v1 = add i32 %p0, %c0;\n    %v2 = call i32 @f2(i32 %v1);\n    %v3 = add i32 %v2, %p0;\n    \
          ret i32 %v3;\n  %b2:\n    ret i32 %p0;\n  }",
     );
-    let body = "  %b0:\n    %v0 = call i32 @f2(i32 %p0);\n    ret i32 %v0;";
-    let case = trap_case(&[Ty::I32], &[], body, vec![Val::i32(0)]).functions(vec![recurse]);
-    assert_trap(&run(&case, dir.path(), "recursion_behind_a_branch", &[]), "call stack exhausted", "@f2");
 }
 
 #[test]

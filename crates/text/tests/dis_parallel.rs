@@ -27,6 +27,13 @@ fn globals_block(lines: &[String]) -> (usize, usize) {
     (enter, exit)
 }
 
+/// `lines` with `line` inserted at index `at`.
+fn inserted(lines: &[String], at: usize, line: &str) -> Vec<String> {
+    let mut out = lines.to_vec();
+    out.insert(at, line.to_string());
+    out
+}
+
 /// The edits that break a prediction, by name: each returns the edited records, or `None`
 /// if the file has nothing to edit.
 type Edit = fn(&[String]) -> Option<Vec<String>>;
@@ -34,15 +41,11 @@ type Edit = fn(&[String]) -> Option<Vec<String>>;
 const EDITS: &[(&str, Edit)] = &[
     ("a second count record, with two operands", |lines| {
         let (enter, _) = globals_block(lines);
-        let mut out = lines.to_vec();
-        out.insert(enter + 2, "5,1,2;".into());
-        Some(out)
+        Some(inserted(lines, enter + 2, "5,1,2;"))
     }),
     ("a variable record with three operands", |lines| {
         let (_, exit) = globals_block(lines);
-        let mut out = lines.to_vec();
-        out.insert(exit, "0,1,0,7;".into());
-        Some(out)
+        Some(inserted(lines, exit, "0,1,0,7;"))
     }),
     ("a count too large for 32 bits", |lines| {
         let (enter, exit) = globals_block(lines);
@@ -53,9 +56,7 @@ const EDITS: &[(&str, Edit)] = &[
     }),
     ("a module-level record after the globals block", |lines| {
         let (_, exit) = globals_block(lines);
-        let mut out = lines.to_vec();
-        out.insert(exit + 1, "1,1;".into());
-        Some(out)
+        Some(inserted(lines, exit + 1, "1,1;"))
     }),
     ("the module symbol table without its first entry", |lines| {
         let (_, exit) = globals_block(lines);

@@ -80,7 +80,7 @@ impl<'s> Asm<'s> {
             && ahead.first == self.at()
             && self.bodies == 0
             && self.globals_for == ahead.globals_for
-            && self.declarations(self.m.globals.len()) == ahead.declarations
+            && ahead.declares(&self.m)
         {
             self.take(ahead.parsed, items);
             return true;
@@ -169,6 +169,15 @@ impl<'s> Asm<'s> {
         }
         // The caller recorded the first block already.
         items.pop();
+    }
+}
+
+impl Ahead<'_> {
+    /// True if `m` declares what the blocks were parsed from: the same types and
+    /// functions, and as many globals (see [`Asm::declarations`]).
+    fn declares(&self, m: &Module) -> bool {
+        let d = &self.declarations;
+        d.types == m.types && d.functions == m.functions && d.globals.len() == m.globals.len()
     }
 }
 

@@ -4,7 +4,7 @@
 use super::syntax;
 use super::types::{I32, T, VOID};
 use super::walk::{Block, Walker};
-use pnacl_bitcode::abi::{IType, intrinsic};
+use pnacl_bitcode::abi::{IType, Intrinsic, intrinsic};
 use pnacl_bitcode::codes::{block, globals, module, symtab, types};
 use pnacl_bitcode::ir::Ty;
 use pnacl_bitstream::Record;
@@ -446,11 +446,10 @@ impl Walker<'_> {
             symtab::ENTRY => 'entry: {
                 let id = v.first().copied().unwrap_or(0) as u32;
                 self.symbol_entry(b, r, |w| w.name(id));
-                if id as usize >= self.m.fn_types.len() || v.is_empty() {
+                let Some((id, intrinsic)) = named_intrinsic(v).filter(|&(id, _)| (id as usize) < self.m.fn_types.len())
+                else {
                     break 'entry;
-                }
-                let name: Vec<u8> = v[1..].iter().map(|&c| c as u8).collect();
-                let Some(intrinsic) = intrinsic(&name) else { break 'entry };
+                };
                 self.m.fn_intrinsic[id as usize] = true;
                 self.check_intrinsic(intrinsic, id);
             }
@@ -524,4 +523,13 @@ impl Walker<'_> {
             _ => self.m.types.int(t.bits()),
         }
     }
+}
+
+/// The function a symbol-table entry record's values (`id, name bytes...`) name, and the
+/// intrinsic its name is, if it is one. (The walk marks intrinsics by it, and the listing
+/// made ahead predicts the marks by it.)
+pub(super) fn named_intrinsic(values: &[u64]) -> Option<(u32, &'static Intrinsic)> {
+    let (&id, name) = values.split_first()?;
+    let name: Vec<u8> = name.iter().map(|&c| c as u8).collect();
+    intrinsic(&name).map(|i| (id as u32, i))
 }

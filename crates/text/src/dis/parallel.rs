@@ -13,11 +13,11 @@
 //! function blocks that directly follow each other, so no module-level record changes the
 //! state between the start of a batch and the blocks it lists.
 
+use super::module::named_intrinsic;
 use super::output::Dumper;
 use super::output::LayoutState;
 use super::types::T;
 use super::walk::{Kind, Module, Walker};
-use pnacl_bitcode::abi::intrinsic;
 use pnacl_bitcode::codes::{block, globals, symtab};
 use pnacl_bitstream::{BitPos, BlockInfo, Cursor, Enter, Entry};
 use rayon::prelude::*;
@@ -221,18 +221,7 @@ impl Walker<'_> {
         let to = batch_end(&ahead.jobs, from, BATCH_BITS);
         let start = self.d.layout_state();
         let first = self.num_defined;
-        let (records, assembly) = self.d.columns();
-        let batch = Batch {
-            jobs: &ahead.jobs,
-            module: &self.m,
-            start: &start,
-            data: ahead.data,
-            align: ahead.align,
-            abi: self.abi,
-            records,
-            assembly,
-            first,
-        };
+        let batch = Batch::new(ahead, &self.m, &start, first, &self.d, self.abi);
         let d = &mut self.d;
         let mut listed = Vec::new();
         // The previous batch's listings are written while this one is made.
@@ -271,18 +260,7 @@ impl Walker<'_> {
         let to = batch_end(&ahead.jobs, from, bits);
         let start = self.d.layout_state();
         let first = self.num_defined;
-        let (records, assembly) = self.d.columns();
-        let batch = Batch {
-            jobs: &ahead.jobs,
-            module: &module,
-            start: &start,
-            data: ahead.data,
-            align: ahead.align,
-            abi: self.abi,
-            records,
-            assembly,
-            first,
-        };
+        let batch = Batch::new(&ahead, &module, &start, first, &self.d, self.abi);
         let mut listed = Vec::new();
         rayon::in_place_scope(|s| {
             s.spawn(|_| listed = batch.list(from, to));
@@ -334,12 +312,10 @@ fn predict(c: &Cursor<'_>, function: BitPos, m: &Module) -> Option<Prediction> {
         match c.next_entry().ok()? {
             Entry::Enter(e) if e.block_id == block::FUNCTION => return (e.pos == function).then_some(p),
             Entry::Enter(e) if e.block_id == block::VALUESYMTAB => loop {
-                // As the walk's symbol-table records mark intrinsics.
                 match c.next_entry().ok()? {
-                    Entry::Record(r) if r.code == symtab::ENTRY && !r.ops.is_empty() => {
-                        let name: Vec<u8> = r.ops[1..].iter().map(|&b| b as u8).collect();
-                        if intrinsic(&name).is_some()
-                            && let Some(mark) = p.fn_intrinsic.get_mut(r.ops[0] as u32 as usize)
+                    Entry::Record(r) if r.code == symtab::ENTRY => {
+                        if let Some(mark) =
+                            named_intrinsic(r.ops).and_then(|(id, _)| p.fn_intrinsic.get_mut(id as usize))
                         {
                             *mark = true;
                         }
@@ -368,7 +344,21 @@ struct Batch<'s> {
     first: usize,
 }
 
-impl Batch<'_> {
+impl<'s> Batch<'s> {
+    /// A batch of `ahead`'s jobs listed from `module` and `start`, after `first` function
+    /// blocks, in the columns `d` shows.
+    fn new(
+        ahead: &'s Ahead<'_>,
+        module: &'s Module,
+        start: &'s LayoutState,
+        first: usize,
+        d: &Dumper<'_>,
+        abi: bool,
+    ) -> Self {
+        let (records, assembly) = d.columns();
+        Batch { jobs: &ahead.jobs, module, start, data: ahead.data, align: ahead.align, abi, records, assembly, first }
+    }
+
     /// Lists jobs `from..to` in parallel, each thread with its own copy of the module-level
     /// state.
     fn list(&self, from: usize, to: usize) -> Vec<Listed> {
