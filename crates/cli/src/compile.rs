@@ -59,6 +59,10 @@ fn compile(args: &Args) -> Result<i32, Failure> {
     let failed = |e: String| Failure::input(&name, e);
     let key = Cache::open().and_then(|c| c.seal_key()).map_err(failed)?;
     let target = pnacl_codegen::target_features().map_err(failed)?;
-    output::write(&target_file, Content::Binary, &image.to_bytes(&target, &key))?;
+    output::write_with(&target_file, Content::Binary, |out| image.write_to(&target, &key, out))?;
+    // The process ends here: freeing the IR and the image piece by piece (a large program's
+    // are hundreds of thousands of allocations) would only delay that, as clang's
+    // -disable-free knows.
+    std::mem::forget((module, image));
     Ok(status::SUCCESS)
 }

@@ -7,11 +7,13 @@
 //! applies them. Translating does both at once; a translation loaded from a file does the
 //! second only.
 
+use crate::abi::TrapKind;
 use crate::clif::{NS_GUEST, NS_HOST, NS_RUNTIME, RuntimeSymbol};
 use cranelift_codegen::FinalizedMachReloc;
 use cranelift_codegen::FinalizedRelocTarget;
 use cranelift_codegen::binemit::Reloc;
 use cranelift_codegen::ir::{ExternalName, UserExternalName};
+use rayon::prelude::*;
 
 /// A compiled function before linking.
 pub(crate) struct Compiled {
@@ -111,66 +113,109 @@ pub(crate) struct Assembled {
     pub offsets: Vec<u32>,
     /// The absolute relocations left.
     pub relocs: Vec<AbsReloc>,
+    /// The trap sites pnacl knows, by offset in the block.
+    pub traps: Vec<(u32, TrapKind)>,
 }
 
 const FUNCTION_ALIGN: usize = 16;
 
 /// Lays `compiled` out (module function `f` is `compiled[i]` with `function == f`) and
-/// resolves the calls between them.
-pub(crate) fn assemble(compiled: &[Compiled], num_functions: usize) -> Result<Assembled, String> {
+/// resolves the calls between them. The functions are copied and patched in parallel, each
+/// into its own part of the block, and freed as they are copied: for a large program this
+/// was the longest serial step after translation.
+pub(crate) fn assemble(compiled: Vec<Compiled>, num_functions: usize) -> Result<Assembled, String> {
     let mut offsets = Vec::with_capacity(compiled.len());
     let mut size = 0usize;
-    for c in compiled {
+    for c in &compiled {
         size = size.div_ceil(FUNCTION_ALIGN) * FUNCTION_ALIGN;
         offsets.push(u32::try_from(size).map_err(|_| "more than 4 GiB of code")?);
         size += c.code.len();
     }
     u32::try_from(size).map_err(|_| "more than 4 GiB of code")?;
-    let mut code = vec![0u8; size];
     let mut entry = vec![None; num_functions];
     for (c, &off) in compiled.iter().zip(&offsets) {
-        code[off as usize..off as usize + c.code.len()].copy_from_slice(&c.code);
-        entry[c.function as usize] = Some(off);
+        *entry.get_mut(c.function as usize).ok_or("a function outside the module")? = Some(off);
     }
-    let mut relocs = Vec::new();
+    // Zeroed lazily by the kernel (the padding between functions stays zero); each
+    // function's part is written by the worker that copies it.
+    let mut code = vec![0u8; size];
+    let mut parts = Vec::with_capacity(compiled.len());
+    let mut rest: &mut [u8] = &mut code;
+    let mut at = 0usize;
     for (c, &off) in compiled.iter().zip(&offsets) {
-        for (r, name) in &c.relocs {
-            let site = off + r.offset;
-            let target = match (&r.target, name) {
-                (FinalizedRelocTarget::ExternalName(ExternalName::User(_)), Some(n)) if n.namespace == NS_GUEST => {
-                    let f = entry
-                        .get(n.index as usize)
-                        .copied()
-                        .flatten()
-                        .ok_or_else(|| format!("call to @f{}, which has no code", n.index))?;
-                    RelocTarget::Code(f)
-                }
-                (FinalizedRelocTarget::ExternalName(ExternalName::User(_)), Some(n)) if n.namespace == NS_HOST => {
-                    RelocTarget::Host(n.index)
-                }
-                (FinalizedRelocTarget::ExternalName(ExternalName::User(_)), Some(n)) if n.namespace == NS_RUNTIME => {
-                    match RuntimeSymbol::from_index(n.index) {
-                        Some(RuntimeSymbol::MemoryBase) => RelocTarget::MemoryBase,
-                        Some(RuntimeSymbol::FunctionTable) => RelocTarget::FunctionTable,
-                        None => return Err(format!("unknown runtime symbol {}", n.index)),
-                    }
-                }
-                (FinalizedRelocTarget::Func(o), _) => RelocTarget::Code(off + o),
-                (t, _) => return Err(format!("unsupported relocation target {t:?}")),
-            };
-            match (r.kind, target) {
-                (Reloc::Abs8, _) => relocs.push(AbsReloc { offset: site, target, addend: r.addend }),
-                // Within the block: resolved now, once and for all.
-                (Reloc::X86CallPCRel4 | Reloc::X86PCRel4 | Reloc::X86CallPLTRel4, RelocTarget::Code(to)) => {
-                    let rel = i64::from(to) + r.addend - i64::from(site);
-                    let rel = i32::try_from(rel).map_err(|_| "relative call out of range")?;
-                    code[site as usize..site as usize + 4].copy_from_slice(&rel.to_le_bytes());
-                }
-                (k, t) => return Err(format!("unsupported relocation {k:?} to {t:?}")),
+        let (_, tail) = std::mem::take(&mut rest).split_at_mut(off as usize - at);
+        let (part, tail) = tail.split_at_mut(c.code.len());
+        parts.push(part);
+        rest = tail;
+        at = off as usize + c.code.len();
+    }
+    let linked: Vec<(Vec<AbsReloc>, Vec<(u32, TrapKind)>)> = compiled
+        .into_par_iter()
+        .zip(parts)
+        .zip(&offsets)
+        .map(|((c, part), &off)| link_function(c, part, off, &entry))
+        .collect::<Result<_, String>>()?;
+    let mut relocs = Vec::with_capacity(linked.iter().map(|l| l.0.len()).sum());
+    let mut traps = Vec::with_capacity(linked.iter().map(|l| l.1.len()).sum());
+    for (r, t) in linked {
+        relocs.extend(r);
+        traps.extend(t);
+    }
+    // Laid out in order, so this only checks that they are.
+    traps.sort_by_key(|t| t.0);
+    Ok(Assembled { code, offsets, relocs, traps })
+}
+
+/// Copies one function into `part` (its place, at offset `off` of the block), resolves its
+/// PC-relative relocations there, and returns its absolute relocations and trap sites.
+fn link_function(
+    c: Compiled,
+    part: &mut [u8],
+    off: u32,
+    entry: &[Option<u32>],
+) -> Result<(Vec<AbsReloc>, Vec<(u32, TrapKind)>), String> {
+    part.copy_from_slice(&c.code);
+    let mut relocs = Vec::new();
+    for (r, name) in &c.relocs {
+        let site = off + r.offset;
+        let target = match (&r.target, name) {
+            (FinalizedRelocTarget::ExternalName(ExternalName::User(_)), Some(n)) if n.namespace == NS_GUEST => {
+                let f = entry
+                    .get(n.index as usize)
+                    .copied()
+                    .flatten()
+                    .ok_or_else(|| format!("call to @f{}, which has no code", n.index))?;
+                RelocTarget::Code(f)
             }
+            (FinalizedRelocTarget::ExternalName(ExternalName::User(_)), Some(n)) if n.namespace == NS_HOST => {
+                RelocTarget::Host(n.index)
+            }
+            (FinalizedRelocTarget::ExternalName(ExternalName::User(_)), Some(n)) if n.namespace == NS_RUNTIME => {
+                match RuntimeSymbol::from_index(n.index) {
+                    Some(RuntimeSymbol::MemoryBase) => RelocTarget::MemoryBase,
+                    Some(RuntimeSymbol::FunctionTable) => RelocTarget::FunctionTable,
+                    None => return Err(format!("unknown runtime symbol {}", n.index)),
+                }
+            }
+            (FinalizedRelocTarget::Func(o), _) => RelocTarget::Code(off + o),
+            (t, _) => return Err(format!("unsupported relocation target {t:?}")),
+        };
+        match (r.kind, target) {
+            (Reloc::Abs8, _) => relocs.push(AbsReloc { offset: site, target, addend: r.addend }),
+            // Within the block: resolved now, once and for all.
+            (Reloc::X86CallPCRel4 | Reloc::X86PCRel4 | Reloc::X86CallPLTRel4, RelocTarget::Code(to)) => {
+                let rel = i64::from(to) + r.addend - i64::from(site);
+                let rel = i32::try_from(rel).map_err(|_| "relative call out of range")?;
+                let at = r.offset as usize;
+                part.get_mut(at..at + 4)
+                    .ok_or("a relocation outside its function")?
+                    .copy_from_slice(&rel.to_le_bytes());
+            }
+            (k, t) => return Err(format!("unsupported relocation {k:?} to {t:?}")),
         }
     }
-    Ok(Assembled { code, offsets, relocs })
+    let traps = c.traps.iter().filter_map(|&(o, code)| Some((off + o, TrapKind::from_code(code)?))).collect();
+    Ok((relocs, traps))
 }
 
 /// Copies `code` into fresh executable memory and applies `relocs` with the addresses

@@ -104,7 +104,7 @@ pub fn trampolines(host: &[u64]) -> Result<Trampolines, String> {
             .collect();
         compiled.push(Compiled { function: i as u32, code: bytes, relocs, traps: Vec::new() });
     }
-    let assembled = link::assemble(&compiled, 2)?;
+    let assembled = link::assemble(compiled, 2)?;
     // Trampolines use no guest memory and no table.
     let at = Addresses { mem_base: 0, table_addr: 0, host_fns: host.to_vec() };
     let code = link::load(&assembled.code, &assembled.relocs, &at)?;

@@ -84,7 +84,10 @@ impl Image {
         let host: Vec<_> = irt::functions().iter().map(|h| h.signature()).collect();
         let table_len = 1 + m.functions.len() + host.len();
         let table_len = u32::try_from(table_len).map_err(|_| "too many functions".to_string())?;
-        let object = pnacl_codegen::compile(m, table_len, tier, false, &host)?;
+        // The pexe is hashed while it is translated rather than after.
+        let (pexe_hash, object) =
+            rayon::join(|| blake3::hash(bitcode), || pnacl_codegen::compile(m, table_len, tier, false, &host));
+        let object = object?;
         let sig_id = |ret: Ty, params: &[Ty]| object.sigs.id(ret, params).unwrap_or(abi::NO_SIGNATURE);
         let function_sigs = (0..m.functions.len() as u32)
             .map(|f| match object.functions[f as usize] {
@@ -94,7 +97,7 @@ impl Image {
             .collect();
         let host_sigs = host.iter().map(|s| sig_id(s.ret, &s.params)).collect();
         Ok(Image {
-            pexe_hash: *blake3::hash(bitcode).as_bytes(),
+            pexe_hash: *pexe_hash.as_bytes(),
             bitcode_size: bitcode.len() as u64,
             browser: is_browser_program(m),
             entry,
