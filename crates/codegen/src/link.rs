@@ -149,7 +149,7 @@ pub(crate) fn assemble(compiled: Vec<Compiled>, num_functions: usize) -> Result<
         rest = tail;
         at = off as usize + c.code.len();
     }
-    let linked: Vec<(Vec<AbsReloc>, Vec<(u32, TrapKind)>)> = compiled
+    let linked: Vec<Linked> = compiled
         .into_par_iter()
         .zip(parts)
         .zip(&offsets)
@@ -166,14 +166,13 @@ pub(crate) fn assemble(compiled: Vec<Compiled>, num_functions: usize) -> Result<
     Ok(Assembled { code, offsets, relocs, traps })
 }
 
+/// What linking one function leaves: its absolute relocations and its trap sites, both by
+/// offset in the block.
+type Linked = (Vec<AbsReloc>, Vec<(u32, TrapKind)>);
+
 /// Copies one function into `part` (its place, at offset `off` of the block), resolves its
 /// PC-relative relocations there, and returns its absolute relocations and trap sites.
-fn link_function(
-    c: Compiled,
-    part: &mut [u8],
-    off: u32,
-    entry: &[Option<u32>],
-) -> Result<(Vec<AbsReloc>, Vec<(u32, TrapKind)>), String> {
+fn link_function(c: Compiled, part: &mut [u8], off: u32, entry: &[Option<u32>]) -> Result<Linked, String> {
     part.copy_from_slice(&c.code);
     let mut relocs = Vec::new();
     for (r, name) in &c.relocs {
