@@ -146,32 +146,66 @@ pub fn split(text: &str) -> Result<Listing, TextError> {
     bounds.push(text.len());
     let parts: Vec<Result<(Listing, u32), TextError>> =
         bounds.windows(2).collect::<Vec<_>>().into_par_iter().map(|w| split_piece(&text[w[0]..w[1]])).collect();
-    let mut out: Option<Listing> = None;
     let mut lines = 0;
+    let mut ok = Vec::with_capacity(parts.len());
     for part in parts {
-        let (mut part, n) = part.map_err(|mut e| {
+        let (part, n) = part.map_err(|mut e| {
             e.loc.line += lines;
             e
         })?;
-        match &mut out {
-            None => out = Some(part),
-            Some(out) => {
-                let (asm, spans, pool) = (out.asm.len(), out.spans.len() as u32, out.pool.len() as u32);
-                out.asm.push_str(&part.asm);
-                part.asm = String::new();
-                out.origin.extend(part.origin.iter().map(|&(line, col)| (line + lines, col)));
-                out.line_starts.extend(part.line_starts.iter().map(|&at| at + asm));
-                out.starts.extend(part.starts.iter().map(|&i| if i == 0 { 0 } else { i + spans }));
-                out.spans.extend(part.spans.iter().map(|&(abbrev, start, len)| (abbrev, start + pool, len)));
-                out.pool.extend_from_slice(&part.pool);
-                if part.header.is_some() {
-                    out.header = part.header;
-                }
-            }
-        }
+        ok.push((part, lines));
         lines += n;
     }
-    Ok(out.unwrap_or_default())
+    Ok(merge(ok))
+}
+
+/// The pieces of a listing (each with the number of lines before it) as one. The columns
+/// are appended to the first piece's side by side, on all cores: done one after the other
+/// they were a tenth of `pnacl asm`'s time.
+fn merge(parts: Vec<(Listing, u32)>) -> Listing {
+    let mut parts = parts.into_iter();
+    let Some((mut out, _)) = parts.next() else { return Listing::default() };
+    let rest: Vec<(Listing, u32)> = parts.collect();
+    // Where each later piece's asm text, records and values start in the whole.
+    let mut bases = Vec::with_capacity(rest.len());
+    let (mut asm, mut spans, mut pool) = (out.asm.len(), out.spans.len() as u32, out.pool.len() as u32);
+    for (p, _) in &rest {
+        bases.push((asm, spans, pool));
+        asm += p.asm.len();
+        spans += p.spans.len() as u32;
+        pool += p.pool.len() as u32;
+    }
+    let (rest, bases) = (&rest, &bases);
+    let pieces = || rest.iter().zip(bases);
+    let Listing { asm: out_asm, origin, line_starts, starts, spans: out_spans, pool: out_pool, header } = &mut out;
+    rayon::scope(|s| {
+        s.spawn(move |_| pieces().for_each(|((p, _), _)| out_asm.push_str(&p.asm)));
+        s.spawn(move |_| {
+            for ((p, lines), _) in pieces() {
+                origin.extend(p.origin.iter().map(|&(line, col)| (line + lines, col)));
+            }
+        });
+        s.spawn(move |_| {
+            for ((p, _), &(asm, _, _)) in pieces() {
+                line_starts.extend(p.line_starts.iter().map(|&at| at + asm));
+            }
+        });
+        s.spawn(move |_| {
+            for ((p, _), &(_, spans, _)) in pieces() {
+                starts.extend(p.starts.iter().map(|&i| if i == 0 { 0 } else { i + spans }));
+            }
+        });
+        s.spawn(move |_| {
+            for ((p, _), &(_, _, pool)) in pieces() {
+                out_spans.extend(p.spans.iter().map(|&(abbrev, start, len)| (abbrev, start + pool, len)));
+            }
+        });
+        s.spawn(move |_| pieces().for_each(|((p, _), _)| out_pool.extend_from_slice(&p.pool)));
+    });
+    if let Some(last) = rest.iter().rev().find_map(|(p, _)| p.header.clone()) {
+        *header = Some(last);
+    }
+    out
 }
 
 /// The offset of the first line at or after `at` that starts a record (has an address), or

@@ -17,21 +17,21 @@ pub(super) fn disagreements(bytes: &[u8], trace: &[BitPos], offsets: &[usize], s
     let Ok(container) = Container::detect(bytes) else { return notes };
     let (stream, start) = container.stream(bytes);
     let Ok(mut cursor) = Cursor::new(stream, start, 2) else { return notes };
-    let mut entry = 0;
+    let (mut entry, mut lines) = (0, 0);
     while let Ok(step) = cursor.step() {
         match step {
             Step::End => break,
             Step::Record => {
                 let r = cursor.record();
                 // Entries are traced in the order they are written.
-                entry += trace[entry..].partition_point(|&p| p < r.pos);
+                entry = partition_from(trace, entry, |&p| p < r.pos);
                 if trace.get(entry) != Some(&r.pos) {
                     continue;
                 }
-                let Some(listed) = offsets.get(entry).and_then(|&at| src.record_at(at).map(|l| (at, l))) else {
-                    continue;
-                };
-                let (at, listed) = listed;
+                let Some(&at) = offsets.get(entry) else { continue };
+                // The text of successive records is (almost always) in order too.
+                lines = partition_from(&src.line_starts, lines, |&s| s <= at);
+                let Some(listed) = src.record_on_line(lines.saturating_sub(1)) else { continue };
                 let same = listed.values.split_first().is_some_and(|(&code, ops)| code == r.code && ops == r.ops);
                 if !same {
                     let written: Vec<u64> = std::iter::once(r.code).chain(r.ops.iter().copied()).collect();
@@ -52,8 +52,44 @@ pub(super) fn disagreements(bytes: &[u8], trace: &[BitPos], offsets: &[usize], s
     notes
 }
 
+/// The partition point of `sorted` for `pred` (true before it, false from it on), looked
+/// for from `from` on, where it is expected to be: a gallop forward, a few steps when it is
+/// near, where a bisection of the whole costs a cache miss a step on millions of entries.
+/// Anywhere else (`pred` false before `from`), a bisection of the whole.
+fn partition_from<T>(sorted: &[T], from: usize, pred: impl Fn(&T) -> bool) -> usize {
+    if from > sorted.len() || (from > 0 && !pred(&sorted[from - 1])) {
+        return sorted.partition_point(pred);
+    }
+    let (mut lo, mut step) = (from, 1);
+    loop {
+        let hi = (lo + step).min(sorted.len());
+        if hi == sorted.len() || !pred(&sorted[hi]) {
+            return lo + sorted[lo..hi].partition_point(&pred);
+        }
+        lo = hi + 1;
+        step *= 2;
+    }
+}
+
 /// Values as the record column prints them: `<4, 2>`.
 fn angled(values: &[u64]) -> String {
     let list: Vec<String> = values.iter().map(u64::to_string).collect();
     format!("<{}>", list.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::partition_from;
+
+    #[test]
+    fn partition_from_agrees_with_a_bisection_from_anywhere() {
+        let sorted: Vec<u32> = (0..200).map(|i| i / 3 * 2).collect();
+        for x in 0..140 {
+            let want = sorted.partition_point(|&v| v < x);
+            for from in 0..=sorted.len() + 1 {
+                assert_eq!(partition_from(&sorted, from, |&v| v < x), want, "x {x} from {from}");
+            }
+        }
+        assert_eq!(partition_from::<u32>(&[], 0, |_| true), 0);
+    }
 }

@@ -36,8 +36,11 @@ impl Source<'_> {
 
     /// The listing record that starts on the line holding `offset`.
     pub(super) fn record_at(&self, offset: usize) -> Option<ListedRecord<'_>> {
-        let l = self.listing.as_ref()?;
-        let line = self.line_starts.partition_point(|&s| s <= offset).saturating_sub(1);
-        l.record(line)
+        self.record_on_line(self.line_starts.partition_point(|&s| s <= offset).saturating_sub(1))
+    }
+
+    /// The listing record that starts on line `line` (0-based) of `text`.
+    pub(super) fn record_on_line(&self, line: usize) -> Option<ListedRecord<'_>> {
+        self.listing.as_ref()?.record(line)
     }
 }
