@@ -12,6 +12,7 @@ use std::ffi::CString;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// A host directory made visible to the guest.
@@ -46,13 +47,6 @@ pub(crate) struct Desc {
     pub path: Option<String>,
 }
 
-impl Desc {
-    /// True if this is the host's standard output itself.
-    pub fn is_host_stdout(&self) -> bool {
-        self.fd == 1 && !self.owned
-    }
-}
-
 impl Drop for Desc {
     fn drop(&mut self) {
         if self.owned {
@@ -78,6 +72,10 @@ struct State {
 pub(crate) struct Files {
     mounts: Vec<Mount>,
     state: Mutex<State>,
+    /// Guest descriptor 1 is still the host's standard output. It starts so and stops for
+    /// good when descriptor 1 is closed or replaced (no call puts the host's descriptor
+    /// back): the guest's writes ask this without taking the lock, once a line.
+    stdout_kept: AtomicBool,
 }
 
 /// A guest path resolved to a host directory and a path beneath it.
@@ -192,7 +190,7 @@ impl Files {
         // Longest mount points first, so the first match is the most specific.
         mounts.sort_by_key(|m| std::cmp::Reverse(m.guest.len()));
         let std = (0..3).map(|fd| Some(Arc::new(Desc { fd, owned: false, path: None }))).collect();
-        Ok(Files { mounts, state: Mutex::new(State { fds: std, cwd: "/".into() }) })
+        Ok(Files { mounts, state: Mutex::new(State { fds: std, cwd: "/".into() }), stdout_kept: AtomicBool::new(true) })
     }
 
     fn state(&self) -> MutexGuard<'_, State> {
@@ -214,8 +212,7 @@ impl Files {
     /// True if guest descriptor `fd` is the host's standard output itself (without taking
     /// a reference to it: the hot path of the guest's writes).
     pub fn is_host_stdout(&self, fd: i32) -> bool {
-        let s = self.state();
-        usize::try_from(fd).ok().and_then(|i| s.fds.get(i)).and_then(Option::as_ref).is_some_and(|d| d.is_host_stdout())
+        fd == 1 && self.stdout_kept.load(Ordering::Acquire)
     }
 
     /// The descriptor `fd`, leaving collected output where it is.
@@ -246,7 +243,11 @@ impl Files {
         crate::output::sync();
         let mut s = self.state();
         let slot = usize::try_from(fd).ok().and_then(|i| s.fds.get_mut(i)).ok_or(Errno::EBADF)?;
-        slot.take().map(|_| ()).ok_or(Errno::EBADF)
+        let closed = slot.take().map(|_| ()).ok_or(Errno::EBADF);
+        if fd == 1 {
+            self.stdout_kept.store(false, Ordering::Release);
+        }
+        closed
     }
 
     /// `dup2`: makes `new` designate what `old` does.
@@ -266,6 +267,9 @@ impl Files {
             s.fds.resize(new + 1, None);
         }
         s.fds[new] = Some(Arc::new(Desc { fd, owned: true, path: desc.path.clone() }));
+        if new == 1 {
+            self.stdout_kept.store(false, Ordering::Release);
+        }
         Ok(())
     }
 
