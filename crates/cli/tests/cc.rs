@@ -9,7 +9,9 @@ use std::process::{Command, Output};
 
 /// Fails the test when a tool it needs is missing, saying how to install it.
 fn require(tool: &str, package: &str) {
-    let found = Command::new(tool).arg("--version").output().is_ok();
+    // From a scratch directory: csmith leaves a platform.info file where it runs.
+    let dir = scratch();
+    let found = Command::new(tool).arg("--version").current_dir(dir.path()).output().is_ok();
     assert!(found, "`{tool}` is not installed: this test needs it (Debian: apt-get install {package})");
 }
 
@@ -169,7 +171,12 @@ fn csmith_programs_match_gcc() {
                     let dir = scratch();
                     let src = dir.path().join(format!("csmith{seed}.c"));
                     let generated =
-                        Command::new("csmith").args(["--seed", &seed.to_string()]).output().expect("run csmith");
+                        // In the scratch directory: csmith leaves a platform.info file where it runs.
+                        Command::new("csmith")
+                            .args(["--seed", &seed.to_string()])
+                            .current_dir(dir.path())
+                            .output()
+                            .expect("run csmith");
                     assert!(generated.status.success(), "csmith --seed {seed} failed");
                     std::fs::write(&src, &generated.stdout).expect("write the program");
                     let exe = native(&src, &[&inc], dir.path());
