@@ -22,7 +22,7 @@ use pnacl_bitcode::codes::{block, globals, symtab};
 use pnacl_bitstream::{BitPos, BlockInfo, Cursor, Enter, Entry};
 use rayon::prelude::*;
 use std::collections::VecDeque;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// Bits of function blocks listed per batch: a batch's listings (about 25 bytes of text per
 /// byte of bitcode) are held in memory until printed.
@@ -361,18 +361,22 @@ impl<'s> Batch<'s> {
 
     /// Lists jobs `from..to` in parallel, each thread with its own copy of the module-level
     /// state.
+    ///
+    /// The jobs are handed out a few at a time: rayon otherwise stops splitting a part no
+    /// other thread has stolen yet, and a core could wait for the other to finish a long
+    /// run of blocks at the end of each batch (a tenth of the wall time, measured). The
+    /// walkers (each holding a copy of the module-level state) go back to a pool between
+    /// tasks rather than being made for each.
     fn list(&self, from: usize, to: usize) -> Vec<Listed> {
+        let modules = Mutex::new(Vec::new());
         self.jobs[from..to]
             .par_iter()
             .enumerate()
+            .with_max_len(JOBS_PER_TASK)
             .map_init(
-                || {
-                    let mut w = Walker::new(Dumper::with_capacity(self.records, self.assembly, None, 0), self.abi);
-                    w.m = self.module.clone();
-                    w.found_function_block = true;
-                    w
-                },
-                |w, (i, job)| {
+                || Borrowed::take(self, &modules),
+                |borrowed, (i, job)| {
+                    let w = &mut borrowed.0;
                     let followed = self.jobs.get(from + i + 1).is_some_and(|next| next.enter.pos == job.enter.end);
                     let setup = Setup {
                         data: self.data,
@@ -385,6 +389,39 @@ impl<'s> Batch<'s> {
                 },
             )
             .collect()
+    }
+}
+
+impl<'s> Batch<'s> {
+    /// A walker holding `m` (the batch's module-level state) and a dumper without a writer.
+    fn walker(&self, m: Module) -> Walker<'s> {
+        let mut w = Walker::new(Dumper::with_capacity(self.records, self.assembly, None, 0), self.abi);
+        w.m = m;
+        w.found_function_block = true;
+        w
+    }
+}
+
+/// The most function blocks one rayon task lists.
+const JOBS_PER_TASK: usize = 32;
+
+/// A walker for one task. Its copy of the module-level state comes from the batch's pool
+/// (or is made) and goes back to it when the task ends: copying it for every task would
+/// cost more than the tasks' balance saves.
+struct Borrowed<'p, 's>(Walker<'s>, &'p Mutex<Vec<Module>>);
+
+impl<'p, 's> Borrowed<'p, 's> {
+    fn take(batch: &Batch<'s>, pool: &'p Mutex<Vec<Module>>) -> Self {
+        let m = pool.lock().ok().and_then(|mut p| p.pop()).unwrap_or_else(|| batch.module.clone());
+        Borrowed(batch.walker(m), pool)
+    }
+}
+
+impl Drop for Borrowed<'_, '_> {
+    fn drop(&mut self) {
+        if let Ok(mut pool) = self.1.lock() {
+            pool.push(std::mem::take(&mut self.0.m));
+        }
     }
 }
 
