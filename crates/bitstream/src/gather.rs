@@ -131,11 +131,7 @@ impl sealed::GatherPayload for PextGather {
             pext(window, field & !continuation)
         }
         #[cfg(not(target_arch = "x86_64"))]
-        {
-            let at = field.trailing_zeros();
-            let len = 64 - field.leading_zeros() - at;
-            <ShiftGather as sealed::GatherPayload>::gather((window & field) >> at, len, width, continuation >> at)
-        }
+        <ShiftGather as sealed::GatherPayload>::gather_field(window, field, width, continuation)
     }
 }
 

@@ -118,10 +118,9 @@ impl Cache {
         }
     }
 
-    /// Stores `bytes` at `path` (a temporary file renamed into place).
-    pub fn store(&self, path: &Path, bytes: &[u8]) -> Result<(), String> {
-        crate::output::write_atomically(path, |w| w.write_all(bytes))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    /// Stores what `write` writes at `path` (a temporary file renamed into place).
+    pub fn store(&self, path: &Path, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<(), String> {
+        crate::output::write_atomically(path, write).map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 
     /// The cached images: their paths and total size.

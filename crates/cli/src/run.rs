@@ -198,7 +198,7 @@ fn image(args: &Args, bytes: Vec<u8>) -> Result<(Image, bool), Failure> {
     let tier = if args.baseline { Tier::Baseline } else { Tier::Optimizing };
     let image = Image::compile(&module, &bitcode, tier).map_err(|e| report_load_error("run", &name, &module, e))?;
     if let Some(s) = slot.filter(|_| tier == Tier::Optimizing)
-        && let Err(e) = s.cache.store(&s.path, &image.to_bytes(&s.target, &s.key))
+        && let Err(e) = s.cache.store(&s.path, |out| image.write_to(&s.target, &s.key, out))
     {
         report::emit("run", &Diagnostic::error(None, format!("the translation is not cached: {e}")).warning());
     }

@@ -161,7 +161,9 @@ pub(crate) fn assemble(compiled: Vec<Compiled>, num_functions: usize) -> Result<
         relocs.extend(r);
         traps.extend(t);
     }
-    // Laid out in order, so this only checks that they are.
+    // Already in order (functions laid out in order, each one's traps in the order it was
+    // emitted): the sort is one pass over sorted data, and keeps the order `validate`
+    // requires should either ever change.
     traps.sort_by_key(|t| t.0);
     Ok(Assembled { code, offsets, relocs, traps })
 }

@@ -365,8 +365,8 @@ impl<'s> Batch<'s> {
     /// The jobs are handed out a few at a time: rayon otherwise stops splitting a part no
     /// other thread has stolen yet, and a core could wait for the other to finish a long
     /// run of blocks at the end of each batch (a tenth of the wall time, measured). The
-    /// walkers (each holding a copy of the module-level state) go back to a pool between
-    /// tasks rather than being made for each.
+    /// copies of the module-level state go back to a pool between tasks rather than being
+    /// made for each.
     fn list(&self, from: usize, to: usize) -> Vec<Listed> {
         let modules = Mutex::new(Vec::new());
         self.jobs[from..to]
@@ -390,9 +390,7 @@ impl<'s> Batch<'s> {
             )
             .collect()
     }
-}
 
-impl<'s> Batch<'s> {
     /// A walker holding `m` (the batch's module-level state) and a dumper without a writer.
     fn walker(&self, m: Module) -> Walker<'s> {
         let mut w = Walker::new(Dumper::with_capacity(self.records, self.assembly, None, 0), self.abi);
