@@ -210,6 +210,11 @@ const DIGIT_PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
 8081828384858687888990919293949596979899";
 
 /// Appends `v` in decimal (two digits per division: most of a listing is numbers).
+///
+/// The digits are written straight into the vector, over room made by a fixed-size copy
+/// of zeros that is then cut to length. Gathering them in a buffer on the stack and
+/// copying that (as one 16-byte load) stalled on the narrow stores just made to it, a
+/// quarter of this function's time.
 #[inline]
 pub(crate) fn push_decimal(s: &mut Vec<u8>, mut v: u64) {
     if v < 10 {
@@ -222,21 +227,23 @@ pub(crate) fn push_decimal(s: &mut Vec<u8>, mut v: u64) {
         return;
     }
     let n = decimal_digits(v);
-    let mut buf = [0u8; 20];
+    let len = s.len();
+    s.extend_from_slice(&[0u8; 20]);
+    let digits = &mut s[len..len + n];
     let mut i = n;
     while v >= 100 {
         let pair = (v % 100) as usize * 2;
         v /= 100;
         i -= 2;
-        buf[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        digits[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
     }
     if v >= 10 {
         let pair = v as usize * 2;
-        buf[i - 2..i].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        digits[i - 2..i].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
     } else {
-        buf[i - 1] = b'0' + v as u8;
+        digits[i - 1] = b'0' + v as u8;
     }
-    push_prefix(s, &buf, n);
+    s.truncate(len + n);
 }
 
 /// The number of decimal digits of `v`.
