@@ -84,6 +84,7 @@ pub fn compile(
         call_conv: fast.default_call_conv(),
         frontend: fast.frontend_config(),
         checks_at_calls: tier == Tier::Optimizing,
+        unroll_loops: tier == Tier::Optimizing,
     };
     let defined: Vec<u32> =
         m.functions.iter().enumerate().filter(|(_, f)| f.body.is_some()).map(|(i, _)| i as u32).collect();
@@ -127,11 +128,13 @@ pub fn compile(
                     })
                     .collect::<Vec<(FinalizedMachReloc, Option<UserExternalName>)>>();
                 let traps = code.buffer.traps().iter().map(|t| (t.offset, t.code)).collect();
-                Ok(Compiled { function: f, code: code.code_buffer().to_vec(), relocs, traps })
+                let unrolled_loops = t.unrolled_loops;
+                Ok(Compiled { function: f, code: code.code_buffer().to_vec(), relocs, traps, unrolled_loops })
             },
         )
         .collect::<Result<_, String>>()?;
     let ranges: Vec<(u32, u32)> = compiled.iter().map(|c| (c.function, c.code.len() as u32)).collect();
+    let unrolled_loops = compiled.iter().map(|c| c.unrolled_loops).sum();
     let assembled = link::assemble(compiled, m.functions.len())?;
     let mut functions = vec![None; m.functions.len()];
     for (&(f, len), &offset) in ranges.iter().zip(&assembled.offsets) {
@@ -147,5 +150,6 @@ pub fn compile(
         layout,
         sigs,
         time: started.elapsed(),
+        unrolled_loops,
     })
 }

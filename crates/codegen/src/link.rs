@@ -25,6 +25,8 @@ pub(crate) struct Compiled {
     pub relocs: Vec<(FinalizedMachReloc, Option<UserExternalName>)>,
     /// Its trap sites: offset and code.
     pub traps: Vec<(u32, cranelift_codegen::ir::TrapCode)>,
+    /// How many of its loops were unrolled.
+    pub unrolled_loops: u32,
 }
 
 /// What an absolute relocation of assembled code designates.

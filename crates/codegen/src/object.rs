@@ -40,6 +40,8 @@ pub struct Object {
     pub sigs: SigTable,
     /// Time spent translating.
     pub time: Duration,
+    /// How many loops the translation unrolled.
+    pub unrolled_loops: u32,
 }
 
 impl Object {
@@ -60,6 +62,7 @@ impl Object {
             layout: self.layout.clone(),
             sigs: self.sigs.clone(),
             time: self.time,
+            unrolled_loops: self.unrolled_loops,
         })
     }
 }

@@ -102,7 +102,7 @@ pub fn trampolines(host: &[u64]) -> Result<Trampolines, String> {
                 (r, n)
             })
             .collect();
-        compiled.push(Compiled { function: i as u32, code: bytes, relocs, traps: Vec::new() });
+        compiled.push(Compiled { function: i as u32, code: bytes, relocs, traps: Vec::new(), unrolled_loops: 0 });
     }
     let assembled = link::assemble(compiled, 2)?;
     // Trampolines use no guest memory and no table.

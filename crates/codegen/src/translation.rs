@@ -38,6 +38,8 @@ pub struct Translation {
     pub sigs: SigTable,
     /// Time spent translating.
     pub time: Duration,
+    /// How many loops the translation unrolled.
+    pub unrolled_loops: u32,
 }
 
 impl Translation {

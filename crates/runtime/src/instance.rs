@@ -103,9 +103,11 @@ impl Instance {
         };
         let _ = writeln!(
             err,
-            "pnacl: stats: translation {translation} ({} functions, {} bytes of code{}), start-up {:.1} ms",
+            "pnacl: stats: translation {translation} ({} functions, {} bytes of code, {} loops unrolled{}), start-up \
+             {:.1} ms",
             functions,
             self.translation.code.len(),
+            self.translation.unrolled_loops,
             if self.bitcode_bytes > 0 && !self.options.loaded {
                 format!(", {kb_per_s:.0} KB of bitcode/s")
             } else {

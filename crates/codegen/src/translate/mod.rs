@@ -22,6 +22,7 @@ mod flags;
 mod intrinsics;
 mod memory;
 mod stack_check;
+mod unroll;
 mod values;
 mod vectors;
 
@@ -56,6 +57,9 @@ pub(crate) struct Env<'a> {
     /// prologue (see `stack_check`): the optimizing tier's choice, for faster code; the
     /// baseline tier, made to translate fast, keeps the prologue check, which is less IR.
     pub checks_at_calls: bool,
+    /// Whether small counted loops are unrolled (see `unroll`): the optimizing tier's
+    /// choice; the baseline tier translates each block once.
+    pub unroll_loops: bool,
 }
 
 /// True if the function calls `llvm.nacl.setjmp`.
@@ -79,6 +83,8 @@ pub(crate) struct Translated {
     /// prologue: the limit to give Cranelift's prologue check (`Function::stack_limit`) if
     /// its frame turns out too large for that (see [`frame_fits_unchecked`]).
     pub deferred_stack_limit: Option<GlobalValue>,
+    /// How many loops were unrolled (see the `unroll` module).
+    pub unrolled_loops: u32,
 }
 
 /// Translates function `f` (which has a body) into `func`, which must be empty (a cleared
@@ -104,8 +110,12 @@ pub(crate) fn function(
     let mut t = Translator::new(env, f, body, b, setjmp_mode, order);
     let deferred_stack_limit = t.call_stack_limit;
     t.place_frame(ssa.dominators(body));
-    match t.run() {
-        Ok(()) => t.b.finalize(env.frontend),
+    let unrolled_loops = match t.run() {
+        Ok(()) => {
+            let n = t.unrolled_loops;
+            t.b.finalize(env.frontend);
+            n
+        }
         Err(e) => {
             // The builder context holds the half-built function's state; it is reused for
             // the next function.
@@ -113,8 +123,8 @@ pub(crate) fn function(
             *ctx = FunctionBuilderContext::new();
             return Err(e);
         }
-    }
-    Ok(Translated { setjmp: setjmp_mode, deferred_stack_limit })
+    };
+    Ok(Translated { setjmp: setjmp_mode, deferred_stack_limit, unrolled_loops })
 }
 
 struct Translator<'e, 'a, 'b> {
@@ -170,6 +180,8 @@ struct Translator<'e, 'a, 'b> {
     call_stack_limit: Option<GlobalValue>,
     /// The block that last checked the host stack before a call.
     stack_checked_in: Option<Block>,
+    /// How many loops were unrolled.
+    unrolled_loops: u32,
 }
 
 impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
@@ -247,6 +259,7 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
             late_allocas: Vec::new(),
             call_stack_limit,
             stack_checked_in: None,
+            unrolled_loops: 0,
         }
     }
 
@@ -339,6 +352,10 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
     }
 
     fn block(&mut self, k: usize) -> Result<(), String> {
+        if let Some(l) = self.counted_loop(k) {
+            self.unrolled_loops += 1;
+            return self.unrolled_block(k, &l);
+        }
         let blk = self.blocks[k].expect("reachable");
         self.b.switch_to_block(blk);
         self.late_frame_at(k as u32);

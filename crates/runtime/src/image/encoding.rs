@@ -9,7 +9,8 @@
 //! signatures [ret u8, params [u8]], functions [has code u8, offset u32, length u32,
 //! signature id u32, name str], IRT signature ids [u32], code [u8],
 //! trap sites [offset u32, kind u8], relocations [offset u32, target u8, index u32,
-//! addend i64], constants start u32, data [u8], translation time in µs u64,
+//! addend i64], constants start u32, data [u8], translation time in µs u64, loops
+//! unrolled u32,
 //! seal [32]
 //! ```
 //!
@@ -31,7 +32,7 @@ use std::time::Duration;
 /// The first bytes of every image file.
 pub const MAGIC: &[u8; 8] = b"\x7fPNACLO\n";
 /// The format version.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 /// The build of pnacl that writes and reads images (see the runtime's build script).
 pub const BUILD_ID: &str = env!("PNACL_BUILD_ID");
 /// pnacl's version.
@@ -274,6 +275,7 @@ impl Image {
         s.w.u32(o.layout.constants_start);
         s.large(&self.data)?;
         s.w.u64(o.time.as_micros() as u64);
+        s.w.u32(o.unrolled_loops);
         s.flush()?;
         s.out.write_all(s.hasher.finalize().as_bytes())
     }
@@ -367,12 +369,13 @@ fn read_body(body: &[u8], skip: usize) -> Result<Image, ImageError> {
     let constants_start = r.u32()?;
     let data = r.bytes()?.to_vec();
     let time = Duration::from_micros(r.u64()?);
+    let unrolled_loops = r.u32()?;
     if !r.bytes.is_empty() {
         return Err(ImageError::Malformed("bytes after the data".into()));
     }
     let data_end = u32::try_from(u64::from(pnacl_codegen::abi::memory::GLOBALS_START) + data.len() as u64)
         .map_err(|_| ImageError::Malformed("too much data".into()))?;
     let layout = GuestLayout { globals: Vec::new(), constants_start, data_end };
-    let object = Object { code, functions, traps, relocs, table_len, tier, layout, sigs, time };
+    let object = Object { code, functions, traps, relocs, table_len, tier, layout, sigs, time, unrolled_loops };
     Ok(Image { pexe_hash, bitcode_size, browser, entry, object, function_sigs, host_sigs, names, data })
 }
