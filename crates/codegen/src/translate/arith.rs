@@ -5,7 +5,7 @@ use crate::abi::HostFn;
 use crate::clif::clif_type;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::*;
-use cranelift_codegen::ir::{InstBuilder, Value};
+use cranelift_codegen::ir::{InstBuilder, InstructionData, Opcode, Value, ValueDef};
 use pnacl_bitcode::ir::{BinOp, Pred, Ty};
 
 impl Translator<'_, '_, '_> {
@@ -19,6 +19,13 @@ impl Translator<'_, '_, '_> {
         }
         if op == BinOp::Mul && t == Ty::V16I8 {
             return Ok(self.mul_i8x16(a, c));
+        }
+        if op == BinOp::Mul
+            && !float
+            && !t.is_vector()
+            && let Some(v) = self.mul_of_constant_add(a, c).or_else(|| self.mul_of_constant_add(c, a))
+        {
+            return Ok(v);
         }
         if op == BinOp::SRem && float {
             let h = if t == Ty::Float { HostFn::Fmodf } else { HostFn::Fmod };
@@ -45,6 +52,45 @@ impl Translator<'_, '_, '_> {
             (BinOp::Or, _) => ins.bor(a, c),
             (BinOp::Xor, _) => ins.bxor(a, c),
         })
+    }
+
+    /// `(x + k) * m` as `x * m + k * m`, when `m` is a constant and `a` is `x` plus
+    /// constants `k` (equal modulo 2**bits). The constant can then fold into an address,
+    /// and `x + k` is often left unused: an unrolled loop's copies index `x + 1`, `x + 2`,
+    /// ... (see the `unroll` module), and Cranelift does not distribute.
+    fn mul_of_constant_add(&mut self, a: Value, m: Value) -> Option<Value> {
+        let m_value = self.iconst_of(m)?;
+        let (mut x, mut k) = (a, 0i64);
+        // A bounded walk: the chains are as long as the unrolling factor.
+        for _ in 0..8 {
+            let ValueDef::Result(inst, 0) = self.b.func.dfg.value_def(x) else { break };
+            let InstructionData::Binary { opcode: Opcode::Iadd, args: [p, q] } = self.b.func.dfg.insts[inst] else {
+                break;
+            };
+            let (rest, c) = match (self.iconst_of(p), self.iconst_of(q)) {
+                (_, Some(c)) => (p, c),
+                (Some(c), None) => (q, c),
+                (None, None) => break,
+            };
+            k = k.wrapping_add(c);
+            x = rest;
+        }
+        if x == a {
+            return None;
+        }
+        let t = self.b.func.dfg.value_type(a);
+        let product = self.b.ins().imul(x, m);
+        let offset = self.int_const(t, k.wrapping_mul(m_value));
+        Some(self.b.ins().iadd(product, offset))
+    }
+
+    /// The value of `v` if it is an integer constant.
+    fn iconst_of(&self, v: Value) -> Option<i64> {
+        let ValueDef::Result(inst, 0) = self.b.func.dfg.value_def(v) else { return None };
+        match self.b.func.dfg.insts[inst] {
+            InstructionData::UnaryImm { opcode: Opcode::Iconst, imm } => Some(imm.bits()),
+            _ => None,
+        }
     }
 
     pub(super) fn compare(&mut self, pred: Pred, t: Ty, a: Value, c: Value) -> Value {
