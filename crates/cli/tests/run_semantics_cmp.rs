@@ -1,7 +1,7 @@
 //! Instruction semantics under `pnacl run`: `icmp` with all 10 predicates on `i8`, `i16`,
-//! `i32` and `i64` (as values and as branch conditions), and `select` on every scalar type
-//! (`i1` included). Expected results are
-//! computed in Rust.
+//! `i32` and `i64` (as values and as branch conditions), `select` on every scalar type
+//! (`i1` included), and the addition of a zero-extended `i1` (which the translator turns
+//! into a `select` when it is a compare). Expected results are computed in Rust.
 
 mod common;
 
@@ -116,5 +116,38 @@ fn select_floats() {
         b.case(&[Ty::I32, ty, ty], ty)
             .inputs(rows)
             .check(dir.path(), &format!("select_{ty:?}"), |r| if (u32v(&r[0]) as i32) > 0 { r[1] } else { r[2] });
+    }
+}
+
+/// `add x, zext(c)` for a compare's `i1` `c` (translated as a select), on every integer
+/// width, with the `zext` on either side and `c` used again; and for an `i1` from `trunc`
+/// (left as a `zext`).
+#[test]
+fn add_of_a_zero_extended_compare() {
+    let dir = dir();
+    for bits in [8u32, 16, 32, 64] {
+        for (side, from) in [("right", "icmp"), ("left", "icmp"), ("right", "trunc")] {
+            let t = int_ty(bits);
+            let mut b = Body::new();
+            let (x, y) = (b.narrow("%p0", bits), b.narrow("%p1", bits));
+            let c = if from == "icmp" {
+                b.v(format!("icmp ult {t} {x}, {y}"))
+            } else {
+                b.v(format!("trunc {t} {y} to i1"))
+            };
+            let z = b.v(format!("zext i1 {c} to {t}"));
+            let sum = if side == "right" { b.v(format!("add {t} {x}, {z}")) } else { b.v(format!("add {t} {z}, {x}")) };
+            // `c` used again: the select must not be the only reader of it.
+            let again = b.v(format!("zext i1 {c} to {t}"));
+            let r = b.v(format!("xor {t} {sum}, {again}"));
+            b.ret_int(&r, bits, "zext");
+            let ty = int_carrier(bits);
+            let name = format!("add_zext_{from}_{side}_i{bits}");
+            b.case(&[ty, ty], ty).inputs(int_rows(bits)).check(dir.path(), &name, |r| {
+                let (a, c) = (int_of(&r[0]) & mask(bits), int_of(&r[1]) & mask(bits));
+                let flag = u64::from(if from == "icmp" { a < c } else { c & 1 == 1 });
+                int_val(bits, (a.wrapping_add(flag) & mask(bits)) ^ flag)
+            });
+        }
     }
 }

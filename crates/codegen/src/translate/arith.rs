@@ -6,7 +6,7 @@ use crate::clif::clif_type;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::*;
 use cranelift_codegen::ir::{InstBuilder, InstructionData, Opcode, Value, ValueDef};
-use pnacl_bitcode::ir::{BinOp, Pred, Ty};
+use pnacl_bitcode::ir::{BinOp, CastOp, Inst, Pred, Ty, ValueId};
 
 impl Translator<'_, '_, '_> {
     pub(super) fn binop(&mut self, op: BinOp, t: Ty, a: Value, c: Value) -> Result<Value, String> {
@@ -52,6 +52,42 @@ impl Translator<'_, '_, '_> {
             (BinOp::Or, _) => ins.bor(a, c),
             (BinOp::Xor, _) => ins.bxor(a, c),
         })
+    }
+
+    /// `x + zext(c)`, with `c` an `i1` compare, as `select(c, x + 1, x)`: Cranelift fuses
+    /// the compare with the select into a compare and a conditional move, where the `zext`
+    /// took a `setcc`, a `movzx` and an add (a count of compares that hold, as in fasta's
+    /// search of cumulative probabilities). `i1` values are 0 or 1 (see `casts`), so both
+    /// mean the same. Other `i1`s (an `and` of two compares, in newlib's `sqrt`) are left
+    /// to the `zext`: a select on them needs a test and one more register, which cost
+    /// more than they saved. `None` for other additions (and in setjmp mode, which stays
+    /// a literal translation).
+    pub(super) fn add_of_bool(&mut self, lhs: ValueId, rhs: ValueId) -> Result<Option<Value>, String> {
+        if self.setjmp_mode || self.ty(lhs).is_vector() {
+            return Ok(None);
+        }
+        let (flag, x) = match (self.zext_of_compare(lhs), self.zext_of_compare(rhs)) {
+            (_, Some(c)) => (c, lhs),
+            (Some(c), None) => (c, rhs),
+            (None, None) => return Ok(None),
+        };
+        let c = self.get(flag)?;
+        let x = self.get(x)?;
+        let x1 = self.b.ins().iadd_imm_s(x, 1);
+        Ok(Some(self.b.ins().select(c, x1, x)))
+    }
+
+    /// The compare that `v` is the `zext` of, if it is one.
+    fn zext_of_compare(&self, v: ValueId) -> Option<ValueId> {
+        let def_of = |v: ValueId| -> Option<&Inst> {
+            let local = v.0.checked_sub(self.fg)?;
+            let def = *self.defs.get(local as usize)?;
+            self.body.insts.get(def as usize)
+        };
+        match *def_of(v)? {
+            Inst::Cast { op: CastOp::ZExt, val, .. } if matches!(def_of(val)?, Inst::Cmp { .. }) => Some(val),
+            _ => None,
+        }
     }
 
     /// `(x + k) * m` as `x * m + k * m`, when `m` is a constant and `a` is `x` plus

@@ -40,7 +40,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use flags::{heap, trusted};
 use pnacl_bitcode::Module;
 use pnacl_bitcode::abi::{Intrinsic, IntrinsicKind as K};
-use pnacl_bitcode::ir::{FunctionBody, Inst, SsaCheck, Ty, ValueId, ValueSpace};
+use pnacl_bitcode::ir::{BinOp, FunctionBody, Inst, SsaCheck, Ty, ValueId, ValueSpace};
 use std::collections::HashMap;
 
 /// What translating any function needs.
@@ -380,6 +380,7 @@ impl<'e, 'a, 'b> Translator<'e, 'a, 'b> {
         let body = self.body;
         let result = self.results[i];
         let value = match body.insts[i] {
+            Inst::Binop { op: BinOp::Add, lhs, rhs, .. } if let Some(v) = self.add_of_bool(lhs, rhs)? => Some(v),
             Inst::Binop { op, lhs, rhs, .. } => {
                 let t = self.ty(lhs);
                 let (a, c) = (self.get(lhs)?, self.get(rhs)?);
