@@ -224,3 +224,40 @@ fn vector_division_traps() {
         expect_trap(&case, dir.path(), &format!("sdiv_{ty:?}_overflow"), "integer overflow");
     }
 }
+
+/// `udiv` and `urem` of `i32`s by constants, which the translator turns into a multiply and
+/// a shift when the magic number fits in 32 bits: divisors with and without such a number,
+/// powers of two, and dividends around multiples of the divisor and 2**32.
+#[test]
+fn unsigned_division_by_constants() {
+    let dir = dir();
+    let divisors = [3u32, 5, 7, 10, 11, 25, 100, 139_968, 641, 65_535, 1 << 20, 1_000_000_007, 0x8000_0001, u32::MAX];
+    for op in ["udiv", "urem"] {
+        let mut b = Body::new();
+        let results: Vec<String> = divisors
+            .iter()
+            .map(|&d| {
+                let c = b.i32(d as i32);
+                b.v(format!("{op} i32 %p0, {c}"))
+            })
+            .collect();
+        // Fold the results so that each one counts: r = r * 31 + q.
+        let k = b.i32(31);
+        let mut acc = results[0].clone();
+        for r in &results[1..] {
+            let m = b.v(format!("mul i32 {acc}, {k}"));
+            acc = b.v(format!("add i32 {m}, {r}"));
+        }
+        b.i(format!("ret i32 {acc}"));
+        let mut xs: Vec<u32> = vec![0, 1, 2, 1 << 31, u32::MAX, u32::MAX - 1];
+        for &d in &divisors {
+            let top = u32::MAX - u32::MAX % d;
+            xs.extend([d - 1, d, d + 1, d.wrapping_mul(7).wrapping_sub(1), top - 1, top]);
+        }
+        b.case(&[Ty::I32], Ty::I32).inputs(rows1(i32s(&xs))).check(dir.path(), &format!("{op}_by_constants"), |r| {
+            let x = u32v(&r[0]);
+            let f = |d: u32| if op == "udiv" { x / d } else { x % d };
+            Val::i32(divisors[1..].iter().fold(f(divisors[0]), |acc, &d| acc.wrapping_mul(31).wrapping_add(f(d))))
+        });
+    }
+}

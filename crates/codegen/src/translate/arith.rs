@@ -27,6 +27,12 @@ impl Translator<'_, '_, '_> {
         {
             return Ok(v);
         }
+        if matches!(op, BinOp::UDiv | BinOp::URem)
+            && t == Ty::I32
+            && let Some(v) = self.unsigned_by_constant(op, a, c)
+        {
+            return Ok(v);
+        }
         if op == BinOp::SRem && float {
             let h = if t == Ty::Float { HostFn::Fmodf } else { HostFn::Fmod };
             return Ok(self.call_host(h, &[a, c])[0]);
@@ -120,6 +126,28 @@ impl Translator<'_, '_, '_> {
         Some(self.b.ins().iadd(product, offset))
     }
 
+    /// `udiv` or `urem` of an `i32` `a` by a constant `c` that is not a power of two, as a
+    /// 64-bit multiplication by a 32-bit magic number and a shift (see [`magic_u32`]).
+    /// Cranelift divides by constants too, but with a 32-bit high multiply (`mulx`), one
+    /// cycle longer: fasta's random numbers are a chain of one `urem` after another.
+    /// `None` (Cranelift's own lowering) when the magic number needs 33 bits.
+    fn unsigned_by_constant(&mut self, op: BinOp, a: Value, c: Value) -> Option<Value> {
+        let d = u32::try_from(self.iconst_of(c)? & 0xffff_ffff).ok()?;
+        let (m, p) = magic_u32(d)?;
+        let wide = self.b.ins().uextend(I64, a);
+        let magic = self.b.ins().iconst(I64, m as i64);
+        let product = self.b.ins().imul(wide, magic);
+        let shifted = self.b.ins().ushr_imm_u(product, i64::from(p));
+        let q = self.b.ins().ireduce(I32, shifted);
+        Some(match op {
+            BinOp::UDiv => q,
+            _ => {
+                let qd = self.b.ins().imul(q, c);
+                self.b.ins().isub(a, qd)
+            }
+        })
+    }
+
     /// The value of `v` if it is an integer constant.
     fn iconst_of(&self, v: Value) -> Option<i64> {
         let ValueDef::Result(inst, 0) = self.b.func.dfg.value_def(v) else { return None };
@@ -189,5 +217,58 @@ impl Translator<'_, '_, '_> {
                 }
             }
         }
+    }
+}
+
+/// The magic number `m` and shift `p` with `x / d == (x * m) >> p` for every 32-bit `x`,
+/// and `m < 2**32` so that the product fits in 64 bits; `None` for 0, 1, powers of two
+/// (shifts, which Cranelift makes) and divisors that need a 33-bit `m`.
+///
+/// With `m = ceil(2**p / d)` and `e = m * d - 2**p`, `x * m / 2**p = x / d + x * e / (d *
+/// 2**p)`; when `e <= 2**(p - 32)` the second term is below `1 / d`, which cannot carry
+/// `x / d` past the next integer. The smallest such `p` is taken (Granlund and
+/// Montgomery's method, as gcc does: fasta's 139968 gets gcc's 0x1df75681 and 46).
+pub(crate) fn magic_u32(d: u32) -> Option<(u64, u32)> {
+    if d < 3 || d.is_power_of_two() {
+        return None;
+    }
+    let d = u64::from(d);
+    for p in 32..64 {
+        let m = (1u64 << p).div_ceil(d);
+        if m >> 32 != 0 {
+            return None;
+        }
+        if m * d - (1u64 << p) <= 1u64 << (p - 32) {
+            return Some((m, p));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::magic_u32;
+
+    /// Every divisor up to 2**17 and some larger ones, against `/` on edge dividends
+    /// (around each multiple of `d` near 0 and near 2**32) and a spread of others.
+    #[test]
+    fn magic_numbers_divide_exactly() {
+        let mut divisors: Vec<u32> = (0..=1 << 17).collect();
+        divisors.extend([139_968, 1_000_000, 0x7fff_ffff, 0x8000_0001, 0xffff_fffe, u32::MAX]);
+        let mut found = 0;
+        for d in divisors {
+            // Left to Cranelift: 0, 1, powers of two, and divisors whose magic needs 33 bits.
+            let Some((m, p)) = magic_u32(d) else { continue };
+            found += 1;
+            let top = u32::MAX - u32::MAX % d;
+            let mut xs = vec![0, 1, d - 1, d, d + 1, top.wrapping_sub(1), top, u32::MAX, u32::MAX - 1, 1 << 31];
+            xs.extend((1..64u32).map(|k| k.wrapping_mul(0x9e37_79b9) ^ d));
+            for x in xs {
+                assert_eq!((u64::from(x) * m) >> p, u64::from(x / d), "{x} / {d} with m={m:#x}, p={p}");
+            }
+        }
+        // About two divisors in three below 2**17 have a 32-bit magic number.
+        assert!(found > 90_000, "magic numbers found for {found} divisors");
+        assert_eq!(magic_u32(139_968), Some((0x1df7_5681, 46)));
     }
 }
