@@ -261,3 +261,35 @@ fn unsigned_division_by_constants() {
         });
     }
 }
+
+/// `mul (add (add x, k1), k2), m` with constants, which the translator distributes
+/// (`x * m + (k1 + k2) * m`), on every width, with constants that wrap and constants on
+/// either side.
+#[test]
+fn multiplication_of_a_sum_with_constants() {
+    let dir = dir();
+    for bits in [8u32, 16, 32, 64] {
+        for (k1, k2, m) in [(1i64, 2i64, 4i64), (-1, 3, 12), (0x7f, -0x81, -3), (1 << 30, 1 << 30, 6)] {
+            let t = int_ty(bits);
+            let mut b = Body::new();
+            let x = b.narrow("%p0", bits);
+            let (c1, c2, cm) = (
+                b.c(t, sext(k1 as u64, bits) as i64),
+                b.c(t, sext(k2 as u64, bits) as i64),
+                b.c(t, sext(m as u64, bits) as i64),
+            );
+            let s1 = b.v(format!("add {t} {x}, {c1}"));
+            let s2 = b.v(format!("add {t} {c2}, {s1}"));
+            let p = b.v(format!("mul {t} {cm}, {s2}"));
+            b.ret_int(&p, bits, "zext");
+            let ty = int_carrier(bits);
+            let xs: Vec<Val> = int_edges(bits).into_iter().map(|x| int_val(bits, x)).collect();
+            let name = format!("mul_sum_i{bits}_{k1}_{k2}_{m}");
+            b.case(&[ty], ty).inputs(rows1(xs)).check(dir.path(), &name, |r| {
+                let x = int_of(&r[0]);
+                let s = x.wrapping_add(k1 as u64).wrapping_add(k2 as u64);
+                int_val(bits, s.wrapping_mul(m as u64) & mask(bits))
+            });
+        }
+    }
+}
