@@ -85,13 +85,8 @@ impl Translator<'_, '_, '_> {
 
     /// The compare that `v` is the `zext` of, if it is one.
     fn zext_of_compare(&self, v: ValueId) -> Option<ValueId> {
-        let def_of = |v: ValueId| -> Option<&Inst> {
-            let local = v.0.checked_sub(self.fg)?;
-            let def = *self.defs.get(local as usize)?;
-            self.body.insts.get(def as usize)
-        };
-        match *def_of(v)? {
-            Inst::Cast { op: CastOp::ZExt, val, .. } if matches!(def_of(val)?, Inst::Cmp { .. }) => Some(val),
+        match *self.def_inst(v)? {
+            Inst::Cast { op: CastOp::ZExt, val, .. } if matches!(self.def_inst(val)?, Inst::Cmp { .. }) => Some(val),
             _ => None,
         }
     }
@@ -228,7 +223,7 @@ impl Translator<'_, '_, '_> {
 /// 2**p)`; when `e <= 2**(p - 32)` the second term is below `1 / d`, which cannot carry
 /// `x / d` past the next integer. The smallest such `p` is taken (Granlund and
 /// Montgomery's method, as gcc does: fasta's 139968 gets gcc's 0x1df75681 and 46).
-pub(crate) fn magic_u32(d: u32) -> Option<(u64, u32)> {
+fn magic_u32(d: u32) -> Option<(u64, u32)> {
     if d < 3 || d.is_power_of_two() {
         return None;
     }

@@ -8,7 +8,7 @@ use crate::clif::clif_type;
 use cranelift_codegen::ir::types::*;
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Value};
 use cranelift_frontend::Switch;
-use pnacl_bitcode::ir::{BinOp, Inst, Ty, ValueId, ValueKind, decode_sign_rotated};
+use pnacl_bitcode::ir::{BinOp, Inst, Ty, ValueId, decode_sign_rotated};
 use std::collections::HashMap;
 
 impl Translator<'_, '_, '_> {
@@ -149,11 +149,10 @@ impl Translator<'_, '_, '_> {
     /// The operator and operands of `v` if it is the `or` or `and` of two `i1` values
     /// (outside setjmp mode, which stays a literal translation).
     fn logical_of_bools(&self, v: ValueId) -> Option<(BinOp, ValueId, ValueId)> {
-        if self.setjmp_mode || !matches!(self.space.kind(v), ValueKind::Inst(_)) {
+        if self.setjmp_mode {
             return None;
         }
-        let def = *self.defs.get((v.0 - self.fg) as usize)?;
-        match *self.body.insts.get(def as usize)? {
+        match *self.def_inst(v)? {
             Inst::Binop { op: op @ (BinOp::Or | BinOp::And), lhs, rhs, .. }
                 if self.ty(lhs) == Ty::I1 && (self.is_float_compare(lhs) || self.is_float_compare(rhs)) =>
             {
@@ -165,7 +164,6 @@ impl Translator<'_, '_, '_> {
 
     /// True if `v` is the result of a float compare.
     fn is_float_compare(&self, v: ValueId) -> bool {
-        let Some(&def) = v.0.checked_sub(self.fg).and_then(|l| self.defs.get(l as usize)) else { return false };
-        matches!(self.body.insts.get(def as usize), Some(Inst::Cmp { pred, .. }) if !pred.is_integer())
+        matches!(self.def_inst(v), Some(Inst::Cmp { pred, .. }) if !pred.is_integer())
     }
 }

@@ -205,11 +205,10 @@ impl Translator<'_, '_, '_> {
     /// `(x, c)` if `ptr` is the `i32` sum of a value `x` and a constant `c` small enough to
     /// fold into an access (outside setjmp mode, which stays a literal translation).
     fn offset_pointer(&self, ptr: ValueId) -> Option<(ValueId, i32)> {
-        if self.setjmp_mode || !matches!(self.space.kind(ptr), ValueKind::Inst(_)) {
+        if self.setjmp_mode {
             return None;
         }
-        let def = *self.defs.get((ptr.0 - self.fg) as usize)?;
-        let Inst::Binop { op: BinOp::Add, lhs, rhs, .. } = *self.body.insts.get(def as usize)? else { return None };
+        let Inst::Binop { op: BinOp::Add, lhs, rhs, .. } = *self.def_inst(ptr)? else { return None };
         let small = |v: ValueId| {
             self.const_int(v)
                 .map(|c| c & 0xffff_ffff)

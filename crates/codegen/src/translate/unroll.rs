@@ -22,7 +22,7 @@
 use super::Translator;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Value};
-use pnacl_bitcode::ir::{BinOp, Inst, Ty, ValueId, ValueKind};
+use pnacl_bitcode::ir::{BinOp, Inst, Ty, ValueId};
 
 /// Copies of the body in the unrolled block.
 const FACTOR: u32 = 4;
@@ -37,6 +37,11 @@ pub(super) struct CountedLoop {
     iv_param: usize,
     /// The value the incremented induction variable is compared with.
     bound: ValueId,
+    /// The branch's condition, and whether the loop goes on when it is true.
+    cond: ValueId,
+    goes_on_when_true: bool,
+    /// The basic block the loop leaves to.
+    out: u32,
 }
 
 impl Translator<'_, '_, '_> {
@@ -51,13 +56,13 @@ impl Translator<'_, '_, '_> {
         let Inst::CondBr { cond, on_true, on_false } = self.body.insts[last] else { return None };
         let k32 = k as u32;
         // Which way the loop goes on: `eq` exits when true, `ne` goes on when true.
-        let exit_when_equal = match (on_true == k32, on_false == k32) {
-            (false, true) => true,
-            (true, false) => false,
+        let (goes_on_when_true, out) = match (on_true == k32, on_false == k32) {
+            (false, true) => (false, on_true),
+            (true, false) => (true, on_false),
             _ => return None,
         };
         let Inst::Cmp { pred, lhs, rhs } = *self.def_in(k, cond)? else { return None };
-        if pred.0 != if exit_when_equal { 32 } else { 33 } {
+        if pred.0 != if goes_on_when_true { 33 } else { 32 } {
             return None;
         }
         let mut phis = Vec::new();
@@ -94,7 +99,7 @@ impl Translator<'_, '_, '_> {
         if back.next()?.0 != next || back.next().is_some() {
             return None;
         }
-        Some(CountedLoop { iv_param: iv_phi, bound })
+        Some(CountedLoop { iv_param: iv_phi, bound, cond, goes_on_when_true, out })
     }
 
     /// Translates basic block `k`, the counted loop `l`, unrolled (see the module
@@ -131,13 +136,13 @@ impl Translator<'_, '_, '_> {
             carried = arg_values(&self.edge_args(k, k as u32)?)?;
         }
         // The last copy's test, on its values.
-        self.loop_branch(k, &live_out, exit, header, &carried)?;
+        self.loop_branch(l, &live_out, exit, header, &carried)?;
 
         self.b.switch_to_block(single);
         let values = self.b.block_params(single).to_vec();
         self.loop_body(k, &values)?;
         let carried = arg_values(&self.edge_args(k, k as u32)?)?;
-        self.loop_branch(k, &live_out, exit, single, &carried)?;
+        self.loop_branch(l, &live_out, exit, single, &carried)?;
 
         // The way out: the block's values used after the loop are the join's parameters.
         self.b.switch_to_block(exit);
@@ -145,12 +150,8 @@ impl Translator<'_, '_, '_> {
         for (&local, v) in live_out.iter().zip(joined) {
             self.define(local, v);
         }
-        let Inst::CondBr { on_true, on_false, .. } = self.body.insts[self.block_insts(k).end - 1] else {
-            return Err("a counted loop ends with a conditional branch".to_string());
-        };
-        let out = if on_true == k as u32 { on_false } else { on_true };
-        let args = self.edge_args(k, out)?;
-        let target = self.target(out)?;
+        let args = self.edge_args(k, l.out)?;
+        let target = self.target(l.out)?;
         self.b.ins().jump(target, &args);
         Ok(())
     }
@@ -185,26 +186,23 @@ impl Translator<'_, '_, '_> {
         Ok(())
     }
 
-    /// The branch of basic block `k`, translated after [`Translator::loop_body`]: out of the
+    /// The branch of the loop `l`, translated after [`Translator::loop_body`]: out of the
     /// loop to `exit` with the values of `live_out`, or around it to `again` with `carried`.
     fn loop_branch(
         &mut self,
-        k: usize,
+        l: &CountedLoop,
         live_out: &[u32],
         exit: Block,
         again: Block,
         carried: &[Value],
     ) -> Result<(), String> {
-        let Inst::CondBr { cond, on_true, .. } = self.body.insts[self.block_insts(k).end - 1] else {
-            return Err("a counted loop ends with a conditional branch".to_string());
-        };
         let mut out = Vec::with_capacity(live_out.len());
         for &local in live_out {
             out.push(BlockArg::Value(self.get(ValueId(local + self.fg))?));
         }
         let around = block_args(carried);
-        let c = self.get(cond)?;
-        if on_true == k as u32 {
+        let c = self.get(l.cond)?;
+        if l.goes_on_when_true {
             self.b.ins().brif(c, again, &around, exit, &out);
         } else {
             self.b.ins().brif(c, exit, &out, again, &around);
@@ -223,11 +221,10 @@ impl Translator<'_, '_, '_> {
                 if within && from.is_none_or(|b| b as usize == k) {
                     return;
                 }
-                let Some(local) = v.0.checked_sub(self.fg) else { return };
-                if let Some(&def) = self.defs.get(local as usize)
-                    && inside.contains(&(def as usize))
+                if let Some(def) = self.def_index(v)
+                    && inside.contains(&def)
                 {
-                    used[def as usize - inside.start] = true;
+                    used[def - inside.start] = true;
                 }
             });
         }
@@ -236,10 +233,7 @@ impl Translator<'_, '_, '_> {
 
     /// The instruction that defines `v`, if it is in basic block `k`.
     fn def_in(&self, k: usize, v: ValueId) -> Option<&Inst> {
-        if !matches!(self.space.kind(v), ValueKind::Inst(_)) {
-            return None;
-        }
-        let def = *self.defs.get((v.0 - self.fg) as usize)? as usize;
+        let def = self.def_index(v)?;
         self.block_insts(k).contains(&def).then(|| &self.body.insts[def])
     }
 }

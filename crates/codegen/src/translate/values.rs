@@ -8,7 +8,7 @@ use cranelift_codegen::ir::types::*;
 use cranelift_codegen::ir::{
     Endianness, InstBuilder, MemFlagsData, StackSlot, StackSlotData, StackSlotKind, Type, Value,
 };
-use pnacl_bitcode::ir::{ConstValue, Ty, ValueId, ValueKind, decode_sign_rotated};
+use pnacl_bitcode::ir::{ConstValue, Inst, Ty, ValueId, ValueKind, decode_sign_rotated};
 
 impl Translator<'_, '_, '_> {
     pub(super) fn slot(&mut self, t: Type) -> StackSlot {
@@ -111,6 +111,19 @@ impl Translator<'_, '_, '_> {
 
     pub(super) fn ty(&self, v: ValueId) -> Ty {
         body_type(self.env.m, self.body, v)
+    }
+
+    /// The index of the instruction that defines `v`, if an instruction does (not for
+    /// parameters, constants, functions and globals).
+    pub(super) fn def_index(&self, v: ValueId) -> Option<usize> {
+        let local = v.0.checked_sub(self.fg)?;
+        let def = *self.defs.get(local as usize)?;
+        (def != u32::MAX).then_some(def as usize)
+    }
+
+    /// The instruction that defines `v`, if an instruction does.
+    pub(super) fn def_inst(&self, v: ValueId) -> Option<&Inst> {
+        self.body.insts.get(self.def_index(v)?)
     }
 
     /// The integer value of a constant operand.
