@@ -1,12 +1,14 @@
 //! `pnacl dis` lists function blocks ahead on other threads, from the module-level state it
 //! expects (for the first of them, the state it predicts the globals block and the module
 //! symbol table will leave). Whatever the input, the listing must be the one a single
-//! thread makes: these cases break the predictions on corpus pexes (edited as textual
-//! records) and compare the listing made on four threads with the one made on one.
+//! thread makes: these cases break the predictions, or put errors in function blocks listed
+//! ahead, on corpus pexes (edited as textual records), and compare the listing made on four
+//! threads with the one made on one.
 
 use pnacl_text::{dis, tbc};
 
 const GLOBALS_ENTER: &str = "65535,19,";
+const FUNCTION_ENTER: &str = "65535,12,";
 const SYMTAB_ENTER: &str = "65535,14,";
 const BLOCK_EXIT: &str = "65534;";
 
@@ -25,6 +27,26 @@ fn globals_block(lines: &[String]) -> (usize, usize) {
     let enter = lines.iter().position(|l| l.starts_with(GLOBALS_ENTER)).expect("a globals block");
     let exit = enter + lines[enter..].iter().position(|l| l == BLOCK_EXIT).expect("its end");
     (enter, exit)
+}
+
+/// The line indices of the function blocks' enter records.
+fn function_blocks(lines: &[String]) -> Vec<usize> {
+    lines.iter().enumerate().filter(|(_, l)| l.starts_with(FUNCTION_ENTER)).map(|(i, _)| i).collect()
+}
+
+/// `lines` with an unknown record (an error the listing goes on after) as the first record
+/// of each function block whose index `pick` selects, out of how many there are.
+fn unknown_record_in(lines: &[String], pick: impl Fn(usize, usize) -> bool) -> Option<Vec<String>> {
+    let blocks = function_blocks(lines);
+    let mut out = lines.to_vec();
+    let mut edited = false;
+    for (k, &at) in blocks.iter().enumerate().rev() {
+        if pick(k, blocks.len()) {
+            out.insert(at + 1, "99,1;".into());
+            edited = true;
+        }
+    }
+    edited.then_some(out)
 }
 
 /// `lines` with `line` inserted at index `at`.
@@ -65,6 +87,13 @@ const EDITS: &[(&str, Edit)] = &[
         let mut out = lines.to_vec();
         out.remove(first);
         Some(out)
+    }),
+    ("an error in a function block in the middle of the run", |lines| {
+        unknown_record_in(lines, |k, n| n >= 3 && k == n / 2)
+    }),
+    ("errors in the last function block", |lines| unknown_record_in(lines, |k, n| k + 1 == n)),
+    ("errors in every other function block, past the 20-error limit", |lines| {
+        unknown_record_in(lines, |k, _| k % 2 == 1)
     }),
 ];
 

@@ -12,7 +12,8 @@
 //! (module-level blocks), `function` and `constants` (function blocks and what they hold), `checks` (the type checks
 //! of instructions), `types` (the types
 //! a record can describe, and the ABI predicates), `output` (the listing's lines and messages), `syntax` and `format` (text layout),
-//! `parallel` (function blocks listed ahead on all cores, printed in order).
+//! `parallel` (function blocks listed ahead on all cores, printed in order) and `pipeline`
+//! (the threads that list them).
 
 mod checks;
 mod constants;
@@ -21,6 +22,7 @@ mod function;
 mod module;
 mod output;
 mod parallel;
+mod pipeline;
 pub(crate) mod syntax;
 mod types;
 mod walk;
@@ -107,8 +109,14 @@ fn list<'w>(bytes: &'w [u8], options: &Options, mut d: Dumper<'w>) -> Dumper<'w>
     };
     cursor.set_align_records(align);
     let mut walker = walk::Walker::new(d, options.abi_checks);
-    walker.ahead = parallel::Ahead::new(bytes, start, align);
-    let blocks = walker.top_level(&mut cursor);
+    let blocks = match parallel::Ahead::new(bytes, start, align, &walker.d, options.abi_checks) {
+        Some(ahead) => {
+            let pipeline = ahead.pipeline();
+            walker.ahead = Some(ahead);
+            parallel::with_threads(bytes, &pipeline, || walker.top_level(&mut cursor))
+        }
+        None => walker.top_level(&mut cursor),
+    };
     if blocks != 1 && !walker.d.stopped() {
         walker.d.error_line(format_args!("Expected 1 top level block in bitcode: Found:{blocks}"));
     }

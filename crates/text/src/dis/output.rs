@@ -27,8 +27,6 @@ pub(super) struct Dumper<'w> {
     out: Option<&'w mut dyn Write>,
     /// Listing text not yet written.
     text: Vec<u8>,
-    /// Listings of blocks made ahead, printed but not yet written: they come before `text`.
-    deferred: Vec<Vec<u8>>,
     io_error: Option<io::Error>,
     records: bool,
     assembly: bool,
@@ -95,7 +93,6 @@ impl<'w> Dumper<'w> {
         Dumper {
             out,
             text: Vec::with_capacity(capacity),
-            deferred: Vec::new(),
             io_error: None,
             records,
             assembly,
@@ -151,10 +148,10 @@ impl<'w> Dumper<'w> {
         self.num_errors == 0 && self.first_error.is_none() && !self.warned && !self.stop
     }
 
-    /// Starts the listing of another block from `state` at `pos`, with room for
-    /// `capacity` bytes of text (for a dumper without a writer, reused from block to
-    /// block). Returns the text gathered so far.
-    pub(super) fn restart(&mut self, state: &LayoutState, pos: BitPos, capacity: usize) -> Vec<u8> {
+    /// Starts the listing of another block from `state` at `pos`, into `text` (for a
+    /// dumper without a writer, reused from block to block). Returns the text gathered so
+    /// far.
+    pub(super) fn restart(&mut self, state: &LayoutState, pos: BitPos, text: Vec<u8>) -> Vec<u8> {
         self.rec_fmt.clone_from(&state.rec_fmt);
         self.asm_fmt.clone_from(&state.asm_fmt);
         self.label.clone_from(&state.label);
@@ -167,29 +164,21 @@ impl<'w> Dumper<'w> {
         self.first_error = None;
         self.stop = false;
         self.warned = false;
-        std::mem::replace(&mut self.text, Vec::with_capacity(capacity))
+        std::mem::replace(&mut self.text, text)
     }
 
-    /// Prints lines laid out elsewhere, after what was printed so far. They are written
-    /// with the text that follows them or by [`Dumper::write_deferred`].
-    pub(super) fn print_laid_out(&mut self, lines: Vec<u8>) {
-        if !self.text.is_empty() {
-            let text = std::mem::replace(&mut self.text, Vec::with_capacity(OUTPUT_CHUNK * 2));
-            self.deferred.push(text);
-        }
-        self.deferred.push(lines);
-    }
-
-    /// Writes the listings printed by [`Dumper::print_laid_out`] (and the text before them).
-    pub(super) fn write_deferred(&mut self) {
-        for chunk in std::mem::take(&mut self.deferred) {
-            self.write_out(&chunk);
+    /// Prints lines laid out elsewhere, after what was printed so far, and writes them.
+    pub(super) fn print_laid_out(&mut self, lines: &[u8]) {
+        if self.out.is_some() {
+            self.drain(0);
+            self.write_out(lines);
+        } else {
+            self.text.extend_from_slice(lines);
         }
     }
 
     pub(super) fn finish(mut self) -> io::Result<()> {
         self.flush();
-        self.write_deferred();
         self.drain(0);
         match self.io_error.take() {
             Some(e) => Err(e),
@@ -203,7 +192,6 @@ impl<'w> Dumper<'w> {
             if self.out.is_none() {
                 return;
             }
-            self.write_deferred();
             let text = std::mem::take(&mut self.text);
             self.write_out(&text);
             self.text = text;

@@ -3,54 +3,60 @@
 //! A function block's listing depends only on the module-level state before it, the
 //! formatters' indentation and the block's own bits, and its extent is known from its
 //! length word. So a scout walks the module block once, skipping function blocks, to find
-//! them; batches of them are then listed in parallel, each from a copy of the state at the
-//! start of the batch, and the walk prints each listing in turn in place of listing the block
-//! itself, checking first that the state it started from is the state the walk is in.
+//! them; the pool's threads then list runs of adjacent function blocks ahead of the walk
+//! (see [`super::pipeline`]), each from the state at the start of its run, and the walk
+//! prints each listing in turn in place of listing the block itself, checking first that
+//! the state it started from is the state the walk is in.
 //!
 //! Only listings without any error or warning are used: messages depend on what came before
 //! (the error count, the 20-error limit) and error recovery may end the listing, so a block
-//! with any is listed again by the walk itself, as before. Results are used only for
-//! function blocks that directly follow each other, so no module-level record changes the
-//! state between the start of a batch and the blocks it lists.
+//! with any is listed again by the walk itself, as before, and the blocks after it are
+//! listed ahead again from the state it leaves. Runs hold only function blocks that directly
+//! follow each other, so no module-level record changes the state between the start of a
+//! run and the blocks it lists.
 
 use super::module::named_intrinsic;
-use super::output::Dumper;
-use super::output::LayoutState;
+use super::output::{Dumper, LayoutState};
+use super::pipeline::{Group, Pipeline, Run};
 use super::types::T;
 use super::walk::{Kind, Module, Walker};
 use pnacl_bitcode::codes::{block, globals, symtab};
 use pnacl_bitstream::{BitPos, BlockInfo, Cursor, Enter, Entry};
-use rayon::prelude::*;
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use std::ops::Range;
+use std::sync::Arc;
 
-/// Bits of function blocks listed per batch: a batch's listings (about 25 bytes of text per
-/// byte of bitcode) are held in memory until printed.
-const BATCH_BITS: u64 = 256 * 1024 * 8;
+/// How far ahead of the walk, in bits of bitcode, function blocks are listed: the text in
+/// flight (about 25 bytes per byte of bitcode) stays within a few megabytes.
+const WINDOW_BITS: u64 = 256 * 1024 * 8;
+/// The most that is listed ahead while the globals block is listed, when its text waits
+/// until the globals block is printed.
+const SIDE_WINDOW_BITS: u64 = 512 * 1024 * 8;
 
-/// Room for the listing of a function block, per byte of it: about what a full listing
-/// takes (one allocation for most blocks), but no more than `MAX_CAPACITY` up front, since
-/// the length comes from the file.
+/// Room made in a group's buffer before each function block is listed into it, per byte of
+/// the block: about what a full listing takes (so the buffer grows at most once per block,
+/// and rarely once it has been reused), but no more than `MAX_CAPACITY` at once, since the
+/// length comes from the file.
 const TEXT_PER_BYTE: usize = 32;
 const MAX_CAPACITY: usize = 1 << 20;
 
 /// A function block the scout found.
-struct Job {
-    enter: Enter,
+pub(super) struct Job {
+    pub enter: Enter,
     /// The global abbreviations in effect where it starts.
     blockinfo: Arc<BlockInfo>,
 }
 
 /// The listing of one function block, made ahead.
-struct Listed {
-    pos: BitPos,
+pub(super) struct Listed {
+    pub pos: BitPos,
     /// `None` when the block must be listed by the walk (errors, warnings).
-    done: Option<Done>,
+    pub done: Option<Done>,
 }
 
 /// A listing made ahead and the state it leaves.
-struct Done {
-    text: Vec<u8>,
+pub(super) struct Done {
+    /// The listing's text, in its group's buffer.
+    text: Range<usize>,
     end: LayoutState,
     record_pos: BitPos,
     num_defined: usize,
@@ -58,17 +64,6 @@ struct Done {
     consts: Vec<T>,
     insts: Vec<T>,
     num_valued: u32,
-}
-
-/// The state a batch of listings made ahead started from.
-struct Start {
-    layout: LayoutState,
-    /// The number of function blocks read before the first of the batch.
-    first: usize,
-    /// For a batch listed while the globals block before it was listed: what the module's
-    /// blocks up to the batch were predicted to leave (see
-    /// [`Walker::globals_beside_functions`]).
-    predicted: Option<Prediction>,
 }
 
 /// The module-level state the globals block and the symbol table after it leave if they
@@ -90,22 +85,35 @@ impl Prediction {
     }
 }
 
-/// The function blocks of the module and the listings made ahead.
+/// The run the walk takes listings from.
+struct Current {
+    generation: u64,
+    /// The job the walk takes next, and one past the run's last.
+    next: usize,
+    end: usize,
+    /// The state the run's listings start from.
+    start: LayoutState,
+    first: usize,
+    /// For a run listed while the globals block was listed: what the module's blocks up to
+    /// it were predicted to leave, until it is checked (at the run's first block).
+    predicted: Option<Prediction>,
+}
+
+/// The function blocks of the module, and the threads listing them ahead.
 pub(super) struct Ahead<'a> {
     data: &'a [u8],
-    align: bool,
-    jobs: Vec<Job>,
-    ready: VecDeque<Listed>,
-    /// The state the listings in `ready` started from.
-    start: Option<Start>,
-    /// Where the function block after the last one printed from `ready` would start.
-    follows: Option<BitPos>,
+    pipeline: Arc<Pipeline>,
+    current: Option<Current>,
+    /// The group the walk prints from, and the index of its next listing.
+    group: Option<(Group, usize)>,
+    /// The walk's own walker for blocks it lists ahead itself rather than wait for them.
+    helper: Option<(u64, Walker<'static>)>,
 }
 
 impl<'a> Ahead<'a> {
     /// Scouts the module block of the bitstream that starts at `start`; `None` when running
     /// on one thread, or if the module holds no function block.
-    pub(super) fn new(data: &'a [u8], start: BitPos, align: bool) -> Option<Box<Self>> {
+    pub(super) fn new(data: &'a [u8], start: BitPos, align: bool, d: &Dumper<'_>, abi: bool) -> Option<Box<Self>> {
         if rayon::current_num_threads() < 2 {
             return None;
         }
@@ -113,8 +121,32 @@ impl<'a> Ahead<'a> {
         if jobs.len() < 2 {
             return None;
         }
-        Some(Box::new(Ahead { data, align, jobs, ready: VecDeque::new(), start: None, follows: None }))
+        let pipeline = Arc::new(Pipeline::new(jobs, align, abi, d));
+        Some(Box::new(Ahead { data, pipeline, current: None, group: None, helper: None }))
     }
+
+    /// The threads' shared state, for [`with_threads`].
+    pub(super) fn pipeline(&self) -> Arc<Pipeline> {
+        self.pipeline.clone()
+    }
+}
+
+/// Runs `walk` while the pool's threads list function blocks of `data` for it.
+pub(super) fn with_threads<R>(data: &[u8], pipeline: &Pipeline, walk: impl FnOnce() -> R) -> R {
+    /// Ends the threads' work however the walk ends.
+    struct Quit<'p>(&'p Pipeline);
+    impl Drop for Quit<'_> {
+        fn drop(&mut self) {
+            self.0.quit();
+        }
+    }
+    rayon::in_place_scope(|s| {
+        for _ in 0..pipeline.threads() {
+            s.spawn(move |_| pipeline.work(data));
+        }
+        let _quit = Quit(pipeline);
+        walk()
+    })
 }
 
 /// The function blocks directly in the first module block, in order, as far as the
@@ -164,42 +196,53 @@ fn scout(data: &[u8], start: BitPos, align: bool) -> Vec<Job> {
 impl Walker<'_> {
     /// Prints the listing of the function block `e` (whose ENTER_SUBBLOCK `c` just read)
     /// made ahead, and skips the block. Returns false, having done nothing, when there is
-    /// none or it does not apply: the walk then lists the block itself.
+    /// none or it does not apply: the walk then lists the block itself, and the blocks
+    /// after it are listed ahead again from the state it leaves.
     pub(super) fn listed_ahead(&mut self, c: &mut Cursor<'_>, e: &Enter) -> bool {
         let Some(mut ahead) = self.ahead.take() else { return false };
         let printed = self.print_ahead(&mut ahead, c, e);
-        if !printed {
-            ahead.ready.clear();
-            ahead.follows = None;
+        if !printed && ahead.current.take().is_some() {
+            ahead.pipeline.stop();
+            ahead.group = None;
         }
         self.ahead = Some(ahead);
         printed
     }
 
     fn print_ahead(&mut self, ahead: &mut Ahead<'_>, c: &mut Cursor<'_>, e: &Enter) -> bool {
-        if ahead.follows != Some(e.pos) || ahead.ready.front().is_none_or(|l| l.pos != e.pos) {
-            ahead.ready.clear();
-            if !self.list_batch(ahead, e) {
-                return false;
+        let jobs = &ahead.pipeline.jobs;
+        let continues = ahead.current.as_ref().is_some_and(|r| r.next < r.end && jobs[r.next].enter == *e);
+        if !continues && !self.start_run(ahead, e) {
+            return false;
+        }
+        let Some(run) = &mut ahead.current else { return false };
+        if run.predicted.take().is_some_and(|p| !p.holds_for(&self.m)) {
+            return false;
+        }
+        if ahead.group.as_ref().is_none_or(|(g, next)| *next == g.listed.len()) {
+            if let Some((g, _)) = ahead.group.take() {
+                ahead.pipeline.give_back(g.text);
             }
+            let Some(group) = ahead.pipeline.take(run.generation, run.next, ahead.data, &mut ahead.helper) else {
+                return false;
+            };
+            ahead.group = Some((group, 0));
         }
-        let Some(Start { layout: start, first, predicted }) = &ahead.start else { return false };
-        if predicted.as_ref().is_some_and(|p| !p.holds_for(&self.m)) {
-            return false;
-        }
-        let Some(listed) = ahead.ready.pop_front() else { return false };
-        let Some(done) = listed.done else { return false };
+        let Some((group, next)) = &mut ahead.group else { return false };
+        let listed = &mut group.listed[*next];
+        *next += 1;
+        let Some(done) = listed.done.take() else { return false };
         let n = done.num_defined - 1;
-        if listed.pos != e.pos || self.num_defined != n || *first > n || !self.d.is_idle() {
+        if listed.pos != e.pos || self.num_defined != n || run.first > n || !self.d.is_idle() {
             return false;
         }
-        if !self.d.layout_state().lays_out_as(start) {
+        if !self.d.layout_state().lays_out_as(&run.start) {
             return false;
         }
         if c.skip_block().is_err() {
             return false;
         }
-        self.d.print_laid_out(done.text);
+        self.d.print_laid_out(&group.text[done.text]);
         self.d.set_layout_state(done.end);
         self.d.record_pos = done.record_pos;
         self.num_defined = done.num_defined;
@@ -207,85 +250,85 @@ impl Walker<'_> {
         self.consts = done.consts;
         self.insts = done.insts;
         self.num_valued = done.num_valued;
-        ahead.follows = Some(e.end);
+        run.next += 1;
         true
     }
 
-    /// Lists, in parallel, the function blocks from `e` on, as far as a batch goes, from
-    /// the walk's present state. Returns false if the scout did not find `e`.
-    fn list_batch(&mut self, ahead: &mut Ahead<'_>, e: &Enter) -> bool {
-        let Ok(from) = ahead.jobs.binary_search_by_key(&e.pos, |j| j.enter.pos) else { return false };
-        if ahead.jobs[from].enter != *e {
+    /// Starts listing ahead the run of adjacent function blocks that begins with `e`, from
+    /// the walk's present state. Returns false if the scout did not find `e`, or if `e`
+    /// stands alone (listing it in place is as fast).
+    fn start_run(&mut self, ahead: &mut Ahead<'_>, e: &Enter) -> bool {
+        let jobs = &ahead.pipeline.jobs;
+        let Ok(from) = jobs.binary_search_by_key(&e.pos, |j| j.enter.pos) else { return false };
+        if jobs[from].enter != *e {
             return false;
         }
-        let to = batch_end(&ahead.jobs, from, BATCH_BITS);
-        let start = self.d.layout_state();
-        let first = self.num_defined;
-        let batch = Batch::new(ahead, &self.m, &start, first, &self.d, self.abi);
-        let d = &mut self.d;
-        let mut listed = Vec::new();
-        // The previous batch's listings are written while this one is made.
-        rayon::in_place_scope(|s| {
-            s.spawn(|_| listed = batch.list(from, to));
-            d.write_deferred();
-        });
-        ahead.ready = listed.into();
-        ahead.start = Some(Start { layout: start, first, predicted: None });
-        ahead.follows = Some(e.pos);
+        let to = run_end(jobs, from);
+        if to - from < 2 {
+            return false;
+        }
+        self.begin_run(ahead, from..to, self.m.clone(), WINDOW_BITS, None);
         true
     }
 
-    /// Lists the module's globals block `e` (whose ENTER_SUBBLOCK `c` just read) while, on
-    /// the other cores, the function blocks after it are listed ahead, from the state the
-    /// module's blocks up to them are predicted to leave (see [`predict`]). The prediction
-    /// is checked before any of those listings is printed. Returns false, having done
-    /// nothing, when nothing is listed ahead: the walk then lists the block itself.
+    /// Sets the pipeline listing jobs `jobs` from `module` and the walk's layout state, at
+    /// most `first_window` bits ahead of the walk until it takes the first listing, and
+    /// `WINDOW_BITS` after.
+    fn begin_run(
+        &self,
+        ahead: &mut Ahead<'_>,
+        jobs: Range<usize>,
+        module: Module,
+        first_window: u64,
+        predicted: Option<Prediction>,
+    ) {
+        if let Some((group, _)) = ahead.group.take() {
+            ahead.pipeline.give_back(group.text);
+        }
+        let start = self.d.layout_state();
+        let first = self.num_defined;
+        let run = Run { jobs: jobs.clone(), start: start.clone(), first, module, first_window, window: WINDOW_BITS };
+        let generation = ahead.pipeline.start(run);
+        ahead.current = Some(Current { generation, next: jobs.start, end: jobs.end, start, first, predicted });
+    }
+
+    /// Lists the module's globals block `e` (whose ENTER_SUBBLOCK `c` just read) while the
+    /// pool's threads list the function blocks after it ahead, from the state the module's
+    /// blocks up to them are predicted to leave (see [`predict`]). The prediction is checked
+    /// before any of those listings is printed. Returns false, having done nothing, when
+    /// nothing is listed ahead: the walk then lists the block itself.
     ///
     /// Without this, listing the globals block (a sixth of a large pexe) would keep all but
     /// one core idle.
     pub(super) fn globals_beside_functions(&mut self, c: &mut Cursor<'_>, e: &Enter) -> bool {
         let Some(mut ahead) = self.ahead.take() else { return false };
-        let from = ahead.jobs.partition_point(|j| j.enter.pos < e.end);
-        let prediction = ahead.jobs.get(from).and_then(|j| predict(c, j.enter.pos, &self.m));
-        let Some(prediction) = prediction else {
+        let jobs = &ahead.pipeline.jobs;
+        let from = jobs.partition_point(|j| j.enter.pos < e.end);
+        let Some(prediction) = jobs.get(from).and_then(|j| predict(c, j.enter.pos, &self.m)) else {
             self.ahead = Some(ahead);
             return false;
         };
+        let to = run_end(jobs, from);
         let mut module = self.m.clone();
         module.num_globals = prediction.num_globals;
         module.expected_globals = prediction.expected_globals;
         module.fn_intrinsic.clone_from(&prediction.fn_intrinsic);
-        // Functions listed while the globals are: about what the other core lists in
-        // that time, but no more than two batches. Their text waits in memory until the
-        // globals block is printed, and memory touched for the first time costs page
-        // faults: with up to four batches, dis of supernet_api faulted 10.8 k times
-        // against 7.2 k, and took 175 ms against 170 (one batch left a core idle: 176 ms).
-        let bits = (e.end.0.saturating_sub(e.pos.0) * 2).clamp(BATCH_BITS, 2 * BATCH_BITS);
-        let to = batch_end(&ahead.jobs, from, bits);
-        let start = self.d.layout_state();
-        let first = self.num_defined;
-        let batch = Batch::new(&ahead, &module, &start, first, &self.d, self.abi);
-        let mut listed = Vec::new();
-        rayon::in_place_scope(|s| {
-            s.spawn(|_| listed = batch.list(from, to));
-            self.block(c, *e, Kind::Globals);
-        });
-        ahead.follows = Some(ahead.jobs[from].enter.pos);
-        ahead.ready = listed.into();
-        ahead.start = Some(Start { layout: start, first, predicted: Some(prediction) });
+        // Far enough ahead to keep the other cores busy while the globals block is listed
+        // (about twice its bits), but no more than `SIDE_WINDOW_BITS`: the text waits in
+        // memory until the globals block is printed, and memory touched for the first
+        // time costs page faults.
+        let window = (e.end.0.saturating_sub(e.pos.0) * 2).clamp(WINDOW_BITS, SIDE_WINDOW_BITS);
+        self.begin_run(&mut ahead, from..to, module, window, Some(prediction));
         self.ahead = Some(ahead);
+        self.block(c, *e, Kind::Globals);
         true
     }
 }
 
-/// One past the last job of the batch that starts at job `from` and holds about `bits` of
-/// function blocks (at least one).
-fn batch_end(jobs: &[Job], from: usize, bits: u64) -> usize {
-    let mut to = from;
-    let mut sum = 0;
-    while to < jobs.len() && (to == from || sum < bits) {
-        let j = &jobs[to].enter;
-        sum += j.end.0.saturating_sub(j.pos.0);
+/// One past the last of the adjacent function blocks from job `from` on.
+fn run_end(jobs: &[Job], from: usize) -> usize {
+    let mut to = from + 1;
+    while to < jobs.len() && jobs[to].enter.pos == jobs[to - 1].enter.end {
         to += 1;
     }
     to
@@ -334,129 +377,43 @@ fn predict(c: &Cursor<'_>, function: BitPos, m: &Module) -> Option<Prediction> {
     }
 }
 
-/// What the function blocks of a batch are listed from.
-struct Batch<'s> {
-    jobs: &'s [Job],
-    module: &'s Module,
-    start: &'s LayoutState,
-    data: &'s [u8],
-    align: bool,
-    abi: bool,
-    records: bool,
-    assembly: bool,
-    /// Function blocks read before the batch.
-    first: usize,
-}
-
-impl<'s> Batch<'s> {
-    /// A batch of `ahead`'s jobs listed from `module` and `start`, after `first` function
-    /// blocks, in the columns `d` shows.
-    fn new(
-        ahead: &'s Ahead<'_>,
-        module: &'s Module,
-        start: &'s LayoutState,
-        first: usize,
-        d: &Dumper<'_>,
-        abi: bool,
-    ) -> Self {
-        let (records, assembly) = d.columns();
-        Batch { jobs: &ahead.jobs, module, start, data: ahead.data, align: ahead.align, abi, records, assembly, first }
-    }
-
-    /// Lists jobs `from..to` in parallel, each thread with its own copy of the module-level
-    /// state.
-    ///
-    /// The jobs are handed out a few at a time: rayon otherwise stops splitting a part no
-    /// other thread has stolen yet, and a core could wait for the other to finish a long
-    /// run of blocks at the end of each batch (a tenth of the wall time, measured). The
-    /// copies of the module-level state go back to a pool between tasks rather than being
-    /// made for each.
-    fn list(&self, from: usize, to: usize) -> Vec<Listed> {
-        let modules = Mutex::new(Vec::new());
-        self.jobs[from..to]
-            .par_iter()
-            .enumerate()
-            .with_max_len(JOBS_PER_TASK)
-            .map_init(
-                || Borrowed::take(self, &modules),
-                |borrowed, (i, job)| {
-                    let w = &mut borrowed.0;
-                    let followed = self.jobs.get(from + i + 1).is_some_and(|next| next.enter.pos == job.enter.end);
-                    let setup = Setup {
-                        data: self.data,
-                        align: self.align,
-                        start: self.start,
-                        num_defined: self.first + i,
-                        followed,
-                    };
-                    list_function(w, job, &setup)
-                },
-            )
-            .collect()
-    }
-
-    /// A walker holding `m` (the batch's module-level state) and a dumper without a writer.
-    fn walker(&self, m: Module) -> Walker<'s> {
-        let mut w = Walker::new(Dumper::with_capacity(self.records, self.assembly, None, 0), self.abi);
-        w.m = m;
-        w.found_function_block = true;
-        w
-    }
-}
-
-/// The most function blocks one rayon task lists.
-const JOBS_PER_TASK: usize = 32;
-
-/// A walker for one task. Its copy of the module-level state comes from the batch's pool
-/// (or is made) and goes back to it when the task ends: copying it for every task would
-/// cost more than the tasks' balance saves.
-struct Borrowed<'p, 's>(Walker<'s>, &'p Mutex<Vec<Module>>);
-
-impl<'p, 's> Borrowed<'p, 's> {
-    fn take(batch: &Batch<'s>, pool: &'p Mutex<Vec<Module>>) -> Self {
-        let m = pool.lock().ok().and_then(|mut p| p.pop()).unwrap_or_else(|| batch.module.clone());
-        Borrowed(batch.walker(m), pool)
-    }
-}
-
-impl Drop for Borrowed<'_, '_> {
-    fn drop(&mut self) {
-        if let Ok(mut pool) = self.1.lock() {
-            pool.push(std::mem::take(&mut self.0.m));
-        }
-    }
-}
-
 /// What a function block listed ahead starts from, besides the module-level state.
-struct Setup<'s> {
-    data: &'s [u8],
-    align: bool,
-    start: &'s LayoutState,
-    num_defined: usize,
+pub(super) struct Setup<'s> {
+    pub data: &'s [u8],
+    pub align: bool,
+    pub start: &'s LayoutState,
+    pub num_defined: usize,
     /// Another function block directly follows: it starts by resetting the per-function
     /// value types, so they need not be kept.
-    followed: bool,
+    pub followed: bool,
 }
 
 /// Lists one function block with `w`, a walker holding the module-level state (left as it
-/// was, apart from types interned) and a dumper without a writer.
-fn list_function(w: &mut Walker<'_>, job: &Job, s: &Setup<'_>) -> Listed {
+/// was, apart from types interned) and a dumper without a writer, after the text in `text`.
+/// Returns the listing (its text a range of `text`) and `text`.
+pub(super) fn list_function(w: &mut Walker<'_>, job: &Job, s: &Setup<'_>, mut text: Vec<u8>) -> (Listed, Vec<u8>) {
     let pos = job.enter.pos;
     let Ok(mut c) = Cursor::in_block(s.data, &job.enter, (*job.blockinfo).clone()) else {
-        return Listed { pos, done: None };
+        return (Listed { pos, done: None }, text);
     };
     c.set_align_records(s.align);
+    let from = text.len();
     let bytes = (job.enter.end.0.saturating_sub(pos.0) / 8) as usize;
-    w.d.restart(s.start, pos, bytes.saturating_mul(TEXT_PER_BYTE).min(MAX_CAPACITY));
+    text.reserve(bytes.saturating_mul(TEXT_PER_BYTE).min(MAX_CAPACITY));
+    w.d.restart(s.start, pos, text);
     w.num_defined = s.num_defined;
     w.block(&mut c, job.enter, Kind::Function);
     // The walk's cursor would go on at the block's end.
-    if !w.d.is_clean() || !w.d.is_idle() || c.pos() != job.enter.end || w.num_defined != s.num_defined + 1 {
-        return Listed { pos, done: None };
+    let usable = w.d.is_clean() && w.d.is_idle() && c.pos() == job.enter.end && w.num_defined == s.num_defined + 1;
+    let end = w.d.layout_state();
+    let mut text = w.d.restart(s.start, pos, Vec::new());
+    if !usable {
+        text.truncate(from);
+        return (Listed { pos, done: None }, text);
     }
     let done = Done {
-        end: w.d.layout_state(),
-        text: w.d.restart(s.start, pos, 0),
+        end,
+        text: from..text.len(),
         record_pos: w.d.record_pos,
         num_defined: w.num_defined,
         params: if s.followed { Vec::new() } else { w.params.clone() },
@@ -464,5 +421,5 @@ fn list_function(w: &mut Walker<'_>, job: &Job, s: &Setup<'_>) -> Listed {
         insts: if s.followed { Vec::new() } else { w.insts.clone() },
         num_valued: w.num_valued,
     };
-    Listed { pos, done: Some(done) }
+    (Listed { pos, done: Some(done) }, text)
 }
