@@ -39,6 +39,8 @@ pub(super) struct Dumper<'w> {
     label: Vec<u8>,
     rec_lines: Vec<u8>,
     asm_lines: Vec<u8>,
+    /// A record's text, for [`Dumper::write_one_line`].
+    record_line: Vec<u8>,
     values: Vec<u64>,
     /// The file's header (printed before each top-level block).
     pub(super) header: PexeHeader,
@@ -104,6 +106,7 @@ impl<'w> Dumper<'w> {
             label: b"       0:0".to_vec(),
             rec_lines: Vec::new(),
             asm_lines: Vec::new(),
+            record_line: Vec::new(),
             values: Vec::new(),
             header: PexeHeader { raw: Vec::new(), fields: Vec::new() },
             messages: Vec::new(),
@@ -219,10 +222,11 @@ impl<'w> Dumper<'w> {
         push_decimal(label, byte);
         label.push(b':');
         push_decimal(label, pos.0 % 8);
-        if self.records && self.write_one_line(abbrev, code, ops) {
+        let one_line = if self.records { self.write_one_line(abbrev, code, ops) } else { OneLine::Neither };
+        if one_line == OneLine::Written {
             return;
         }
-        if self.records {
+        if self.records && one_line == OneLine::Neither {
             let t = &mut self.rec;
             t.clear();
             if let Some(a) = abbrev {
@@ -238,10 +242,11 @@ impl<'w> Dumper<'w> {
         self.flush();
     }
 
-    /// The common case, without the formatter: a record and its assembly that each fit on
-    /// one line. Returns false (having written nothing) otherwise.
-    pub(super) fn write_one_line(&mut self, abbrev: Option<u32>, code: u64, ops: &[u64]) -> bool {
-        let line = &mut self.rec_lines;
+    /// The common cases, without the formatter: a record and its assembly that each fit on
+    /// one line are written; a record that fits on one line beside assembly that does not
+    /// is laid out (as the formatter would: the line, indented after the label).
+    fn write_one_line(&mut self, abbrev: Option<u32>, code: u64, ops: &[u64]) -> OneLine {
+        let line = &mut self.record_line;
         line.clear();
         if let Some(a) = abbrev {
             push_decimal(line, u64::from(a));
@@ -256,10 +261,18 @@ impl<'w> Dumper<'w> {
         line.push(b'>');
         let rec_indent = 2 * self.rec_fmt.level();
         let rec_end = self.label.len() + 1 + rec_indent + line.len();
+        if rec_end > self.rec_fmt.width() {
+            return OneLine::Neither;
+        }
         let asm_fits = !self.assembly || self.asm.is_empty() || self.asm_fmt.fits_on_one_line(&self.asm, 0);
-        if rec_end > self.rec_fmt.width() || !asm_fits {
-            line.clear();
-            return false;
+        if !asm_fits {
+            let out = &mut self.rec_lines;
+            out.extend_from_slice(&self.label);
+            out.push(b'|');
+            push_spaces(out, rec_indent);
+            out.extend_from_slice(line);
+            out.push(b'\n');
+            return OneLine::RecordLaidOut;
         }
         let out = &mut self.text;
         out.extend_from_slice(&self.label);
@@ -275,11 +288,10 @@ impl<'w> Dumper<'w> {
             }
         }
         out.push(b'\n');
-        line.clear();
         self.asm.clear();
         self.emit_messages();
         self.drain(OUTPUT_CHUNK);
-        true
+        OneLine::Written
     }
 
     /// Writes a record as the reader saw it.
@@ -529,6 +541,17 @@ impl<'w> Dumper<'w> {
             self.messages.clear();
         }
     }
+}
+
+/// What [`Dumper::write_one_line`] managed.
+#[derive(PartialEq, Eq)]
+enum OneLine {
+    /// The record and its assembly, each on one line.
+    Written,
+    /// The record's line, in the record lines (its assembly needs the formatter).
+    RecordLaidOut,
+    /// Nothing (the record needs the formatter).
+    Neither,
 }
 
 /// Adapts the message buffer to `fmt::Write`.
