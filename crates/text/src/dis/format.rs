@@ -211,11 +211,6 @@ const DIGIT_PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
 
 /// Appends `v` in decimal (two digits per division: most of a listing is numbers).
 ///
-/// The digits are written straight into the vector, over room made by a fixed-size copy
-/// of zeros that is then cut to length. Gathering them in a buffer on the stack and
-/// copying that (as one 16-byte load) stalled on the narrow stores just made to it, a
-/// quarter of this function's time.
-///
 /// Numbers below 100 (most of a listing's) are written in line, and longer ones by a call:
 /// one function for both was not inlined, a call for every number.
 #[inline(always)]
@@ -231,6 +226,11 @@ pub(crate) fn push_decimal(s: &mut Vec<u8>, v: u64) {
 }
 
 /// [`push_decimal`] of a number of three digits or more.
+///
+/// The digits are written straight into the vector, over room made by a fixed-size copy
+/// of zeros that is then cut to length. Gathering them in a buffer on the stack and
+/// copying that (as one 16-byte load) stalled on the narrow stores just made to it, a
+/// quarter of this function's time.
 #[inline(never)]
 fn push_long_decimal(s: &mut Vec<u8>, mut v: u64) {
     let n = decimal_digits(v);
@@ -326,6 +326,19 @@ impl Formatter {
         self.level = self.level.saturating_add_signed(delta);
     }
 
+    /// Appends `text` as the layout of a line that fits lays it out: after `label` and its
+    /// bar (in the record column), indented to the block level. The newline is the
+    /// caller's.
+    #[inline(always)]
+    pub(crate) fn one_line(&self, label: Option<&[u8]>, text: &[u8], out: &mut Vec<u8>) {
+        if let Some(l) = label {
+            out.extend_from_slice(l);
+            out.push(b'|');
+        }
+        push_spaces(out, 2 * self.level);
+        out.extend_from_slice(text);
+    }
+
     /// Lays `t` out, appending lines to `out`. `label` is the record column's address
     /// label (printed before the first line, blanked on continuation lines).
     pub(crate) fn layout(&mut self, t: &Tokens, label: Option<&[u8]>, out: &mut Vec<u8>) {
@@ -336,12 +349,7 @@ impl Formatter {
                 return;
             }
             if prefix + t.text.len() <= self.width {
-                if let Some(l) = label {
-                    out.extend_from_slice(l);
-                    out.push(b'|');
-                }
-                push_spaces(out, 2 * self.level);
-                out.extend_from_slice(&t.text);
+                self.one_line(label, &t.text, out);
                 out.push(b'\n');
                 return;
             }

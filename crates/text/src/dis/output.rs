@@ -271,25 +271,17 @@ impl<'w> Dumper<'w> {
         }
         let asm_fits = !self.assembly || self.asm.is_empty() || self.asm_fmt.fits_on_one_line(&self.asm, 0);
         if !asm_fits {
-            let out = &mut self.rec_lines;
-            out.extend_from_slice(&self.label);
-            out.push(b'|');
-            push_spaces(out, rec_indent);
-            out.extend_from_slice(line);
-            out.push(b'\n');
+            self.rec_fmt.one_line(Some(&self.label), line, &mut self.rec_lines);
+            self.rec_lines.push(b'\n');
             return OneLine::RecordLaidOut;
         }
         let out = &mut self.text;
-        out.extend_from_slice(&self.label);
-        out.push(b'|');
-        push_spaces(out, rec_indent);
-        out.extend_from_slice(line);
+        self.rec_fmt.one_line(Some(&self.label), line, out);
         if self.assembly {
             push_spaces(out, self.record_width.saturating_sub(rec_end));
             out.push(b'|');
             if !self.asm.is_empty() {
-                push_spaces(out, 2 * self.asm_fmt.level());
-                out.extend_from_slice(self.asm.bytes());
+                self.asm_fmt.one_line(None, self.asm.bytes(), out);
             }
         }
         out.push(b'\n');

@@ -87,13 +87,10 @@ impl Prediction {
 
 /// The run the walk takes listings from.
 struct Current {
+    run: Arc<Run>,
     generation: u64,
-    /// The job the walk takes next, and one past the run's last.
+    /// The job the walk takes next.
     next: usize,
-    end: usize,
-    /// The state the run's listings start from.
-    start: LayoutState,
-    first: usize,
     /// For a run listed while the globals block was listed: what the module's blocks up to
     /// it were predicted to leave, until it is checked (at the run's first block).
     predicted: Option<Prediction>,
@@ -211,19 +208,20 @@ impl Walker<'_> {
 
     fn print_ahead(&mut self, ahead: &mut Ahead<'_>, c: &mut Cursor<'_>, e: &Enter) -> bool {
         let jobs = &ahead.pipeline.jobs;
-        let continues = ahead.current.as_ref().is_some_and(|r| r.next < r.end && jobs[r.next].enter == *e);
+        let continues = ahead.current.as_ref().is_some_and(|r| r.next < r.run.jobs.end && jobs[r.next].enter == *e);
         if !continues && !self.start_run(ahead, e) {
             return false;
         }
-        let Some(run) = &mut ahead.current else { return false };
-        if run.predicted.take().is_some_and(|p| !p.holds_for(&self.m)) {
+        let Some(current) = &mut ahead.current else { return false };
+        if current.predicted.take().is_some_and(|p| !p.holds_for(&self.m)) {
             return false;
         }
         if ahead.group.as_ref().is_none_or(|(g, next)| *next == g.listed.len()) {
             if let Some((g, _)) = ahead.group.take() {
                 ahead.pipeline.give_back(g.text);
             }
-            let Some(group) = ahead.pipeline.take(run.generation, run.next, ahead.data, &mut ahead.helper) else {
+            let Some(group) = ahead.pipeline.take(current.generation, current.next, ahead.data, &mut ahead.helper)
+            else {
                 return false;
             };
             ahead.group = Some((group, 0));
@@ -233,10 +231,10 @@ impl Walker<'_> {
         *next += 1;
         let Some(done) = listed.done.take() else { return false };
         let n = done.num_defined - 1;
-        if listed.pos != e.pos || self.num_defined != n || run.first > n || !self.d.is_idle() {
+        if listed.pos != e.pos || self.num_defined != n || current.run.first > n || !self.d.is_idle() {
             return false;
         }
-        if !self.d.layout_state().lays_out_as(&run.start) {
+        if !self.d.layout_state().lays_out_as(&current.run.start) {
             return false;
         }
         if c.skip_block().is_err() {
@@ -250,7 +248,7 @@ impl Walker<'_> {
         self.consts = done.consts;
         self.insts = done.insts;
         self.num_valued = done.num_valued;
-        run.next += 1;
+        current.next += 1;
         true
     }
 
@@ -285,11 +283,17 @@ impl Walker<'_> {
         if let Some((group, _)) = ahead.group.take() {
             ahead.pipeline.give_back(group.text);
         }
-        let start = self.d.layout_state();
-        let first = self.num_defined;
-        let run = Run { jobs: jobs.clone(), start: start.clone(), first, module, first_window, window: WINDOW_BITS };
-        let generation = ahead.pipeline.start(run);
-        ahead.current = Some(Current { generation, next: jobs.start, end: jobs.end, start, first, predicted });
+        let next = jobs.start;
+        let run = Arc::new(Run {
+            jobs,
+            start: self.d.layout_state(),
+            first: self.num_defined,
+            module,
+            first_window,
+            window: WINDOW_BITS,
+        });
+        let generation = ahead.pipeline.start(run.clone());
+        ahead.current = Some(Current { run, generation, next, predicted });
     }
 
     /// Lists the module's globals block `e` (whose ENTER_SUBBLOCK `c` just read) while the

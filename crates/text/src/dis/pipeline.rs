@@ -25,7 +25,8 @@ const GROUP_JOBS: usize = 32;
 /// the blocks before a wait, enough that claims and waits are rare.
 const GROUP_BITS: u64 = 64 * 1024 * 8;
 
-/// What a run lists: jobs `jobs` (adjacent function blocks) from `module` and `start`.
+/// What a run lists: jobs `jobs` (all the adjacent function blocks from the first on) from
+/// `module` and `start`.
 pub(super) struct Run {
     pub jobs: Range<usize>,
     pub start: LayoutState,
@@ -153,13 +154,13 @@ impl Pipeline {
     }
 
     /// Starts listing `run` (abandoning any run before it). Returns its generation.
-    pub(super) fn start(&self, run: Run) -> u64 {
+    pub(super) fn start(&self, run: Arc<Run>) -> u64 {
         let mut s = self.lock();
         s.generation += 1;
         s.claimed.clear();
         s.next = run.jobs.start;
         s.taken = run.jobs.start;
-        s.run = Some(Arc::new(run));
+        s.run = Some(run);
         let generation = s.generation;
         self.wake_threads(s);
         generation
@@ -234,7 +235,8 @@ impl Pipeline {
                     align: self.align,
                     start: &run.start,
                     num_defined: run.first + (i - run.jobs.start),
-                    followed: self.jobs.get(i + 1).is_some_and(|next| next.enter.pos == job.enter.end),
+                    // A run holds all the adjacent blocks from its first on.
+                    followed: i + 1 < run.jobs.end,
                 };
                 let listed;
                 (listed, text) = list_function(w, job, &setup, std::mem::take(&mut text));
@@ -266,12 +268,21 @@ impl Pipeline {
         }
     }
 
-    /// A walker listing from `run`'s module-level state, with a dumper without a writer.
-    fn walker(&self, run: &Run) -> Walker<'static> {
-        let mut w = Walker::new(Dumper::with_capacity(self.records, self.assembly, None, 0), self.abi);
-        w.m = run.module.clone();
-        w.found_function_block = true;
-        w
+    /// The walker in `slot` if it lists for run `generation`; otherwise a new one there,
+    /// listing from `run`'s module-level state with a dumper without a writer.
+    fn walker<'s>(
+        &self,
+        slot: &'s mut Option<(u64, Walker<'static>)>,
+        generation: u64,
+        run: &Run,
+    ) -> &'s mut Walker<'static> {
+        if slot.as_ref().is_none_or(|(g, _)| *g != generation) {
+            let mut w = Walker::new(Dumper::with_capacity(self.records, self.assembly, None, 0), self.abi);
+            w.m = run.module.clone();
+            w.found_function_block = true;
+            *slot = Some((generation, w));
+        }
+        &mut slot.as_mut().expect("made above").1
     }
 
     /// What each of the pool's threads does until [`Pipeline::quit`]: claims and lists
@@ -290,10 +301,7 @@ impl Pipeline {
                 s = self.wait_claimable(s);
             };
             drop(s);
-            let w = match &mut walker {
-                Some((g, w)) if *g == generation => w,
-                _ => &mut walker.insert((generation, self.walker(&run))).1,
-            };
+            let w = self.walker(&mut walker, generation, &run);
             let unfinished = Unfinished { pipeline: self, generation, jobs: jobs.clone() };
             let group = self.list(w, data, &run, jobs.clone(), text);
             std::mem::forget(unfinished);
@@ -333,10 +341,7 @@ impl Pipeline {
                     let (jobs, run, text) = self.claim(&mut s, false).filter(|(jobs, _, _)| jobs.start == i)?;
                     s.claimed.pop_front();
                     drop(s);
-                    let w = match helper {
-                        Some((g, w)) if *g == generation => w,
-                        _ => &mut helper.insert((generation, self.walker(&run))).1,
-                    };
+                    let w = self.walker(helper, generation, &run);
                     let group = self.list(w, data, &run, jobs.clone(), text);
                     let mut s = self.lock();
                     if s.generation == generation {
