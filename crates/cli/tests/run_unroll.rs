@@ -336,3 +336,76 @@ fn nested_in_an_outer_loop() {
     });
     assert_eq!(unrolled(&case, dir.path(), "nested"), 1, "the inner loop is unrolled");
 }
+
+/// Loads whose unrolled copies fold their index's constant into the access (`p + (i+k)*4`
+/// is accessed at `p + i*4` plus `4k`): an index that wraps past 2**32 while the address
+/// stays in the buffer reads the right elements, and a loop that runs off the end of the
+/// guest space traps as the literal translation would.
+#[test]
+fn folded_offsets_in_unrolled_copies() {
+    let dir = dir();
+    let mut b = Body::new();
+    let zero = b.i32(0);
+    let four = b.i32(4);
+    let size = b.i32(256);
+    let buf = b.v(format!("alloca i8, i32 {size}, align 4"));
+    // Loop 1: buf[j] = j * j + 1 for the 64 words.
+    let words = b.i32(64);
+    let one = b.i32(1);
+    self_loop(&mut b, &zero, &words, Test::ExitOnEqual, [], |b, j, []| {
+        let sq = b.v(format!("mul i32 {j}, {j}"));
+        let x = b.v(format!("add i32 {sq}, {one}"));
+        let off = b.v(format!("mul i32 {j}, {four}"));
+        let a = b.v(format!("add i32 {buf}, {off}"));
+        b.i(format!("store i32 {x}, i32* {a}, align 1"));
+    });
+    // Loop 2 (blocks renumbered): the sum of `(origin + i*4)` for `i` from `%p1` until
+    // `%p0`, where `origin` is `buf - %p1*4`: the elements from the first, whatever `%p1`.
+    let next_i = b.forward("i32");
+    let next_s = b.forward("i32");
+    let back = b.v(format!("mul i32 %p1, {four}"));
+    let origin = b.v(format!("sub i32 {buf}, {back}"));
+    b.i("br label %b3");
+    b.block(3);
+    let i = b.v(format!("phi i32 [%p1, %b2], [{next_i}, %b3]"));
+    let s = b.v(format!("phi i32 [{zero}, %b2], [{next_s}, %b3]"));
+    let off = b.v(format!("mul i32 {i}, {four}"));
+    let a = b.v(format!("add i32 {origin}, {off}"));
+    let x = b.v(format!("load i32* {a}, align 1"));
+    b.define(&next_s, format!("add i32 {s}, {x}"));
+    b.define(&next_i, format!("add i32 {i}, {one}"));
+    let done = b.v(format!("icmp eq i32 {next_i}, %p0"));
+    b.i(format!("br i1 {done}, label %b4, label %b3"));
+    b.block(4);
+    b.i(format!("ret i32 {next_s}"));
+    let mut rows = Vec::new();
+    for n in trip_counts().into_iter().filter(|&n| n <= 64) {
+        for start in [0u32, 2, 0xffff_fffe, 0xffff_fff0, 0x8000_0001] {
+            rows.push(vec![Val::i32(start.wrapping_add(n)), Val::i32(start)]);
+        }
+    }
+    let case = b.case(&[Ty::I32, Ty::I32], Ty::I32).inputs(rows);
+    case.check(dir.path(), "wrapping_index", |r| {
+        let n = u32v(&r[0]).wrapping_sub(u32v(&r[1]));
+        Val::i32((0..n).map(|j| j * j + 1).sum())
+    });
+    assert_eq!(unrolled(&case, dir.path(), "wrapping_index"), 2, "both loops are unrolled");
+
+    // Words from `%p0` up, 8 of them: past the end of the guest space from 0xfffffff0.
+    let mut b = Body::new();
+    let zero = b.i32(0);
+    let four = b.i32(4);
+    let eight = b.i32(8);
+    let (_, [s]) = self_loop(&mut b, &zero, &eight, Test::ExitOnEqual, [("i32", &zero)], |b, i, [(s, next)]| {
+        let off = b.v(format!("mul i32 {i}, {four}"));
+        let a = b.v(format!("add i32 %p0, {off}"));
+        let x = b.v(format!("load i32* {a}, align 1"));
+        b.define(next, format!("add i32 {s}, {x}"));
+    });
+    b.i(format!("ret i32 {s}"));
+    let case = b.case(&[Ty::I32], Ty::I32).inputs(vec![vec![Val::i32(0xffff_fff0)]]);
+    let out = case.run_in(dir.path(), "off_the_end");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(134), "a trap; stderr: {stderr}");
+    assert!(stderr.starts_with("pnacl: trap: memory access out of bounds"), "stderr: {stderr}");
+}

@@ -144,7 +144,7 @@ impl Translator<'_, '_, '_> {
     }
 
     /// The value of `v` if it is an integer constant.
-    fn iconst_of(&self, v: Value) -> Option<i64> {
+    pub(super) fn iconst_of(&self, v: Value) -> Option<i64> {
         let ValueDef::Result(inst, 0) = self.b.func.dfg.value_def(v) else { return None };
         match self.b.func.dfg.insts[inst] {
             InstructionData::UnaryImm { opcode: Opcode::Iconst, imm } => Some(imm.bits()),

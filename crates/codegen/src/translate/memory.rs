@@ -9,7 +9,9 @@ use crate::clif::{NS_RUNTIME, RuntimeSymbol};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::immediates::Imm64;
 use cranelift_codegen::ir::types::*;
-use cranelift_codegen::ir::{ExternalName, GlobalValueData, InstBuilder, UserExternalName, Value};
+use cranelift_codegen::ir::{
+    ExternalName, GlobalValueData, InstBuilder, InstructionData, Opcode, UserExternalName, Value, ValueDef,
+};
 use pnacl_bitcode::abi::IntrinsicKind;
 use pnacl_bitcode::ir::{BinOp, Dominators, Inst, ValueId, ValueKind};
 use std::collections::HashMap;
@@ -191,12 +193,19 @@ impl Translator<'_, '_, '_> {
     /// when `x + c` wraps past 4 GiB; then the wrapped address lies in the null page, which
     /// is never mapped, and the other one in the guard region after the guest space: both
     /// fault, with the same trap, and no access leaves the reservation.
+    ///
+    /// The sum may also be one the translator wrote itself, which the PNaCl IR does not
+    /// show: `a + (r + c)`, where `r + c` is an unrolled copy's index distributed over a
+    /// multiplication (see `arith`'s `mul_of_constant_add`). It is accessed at
+    /// `base + zext(a + r)` plus `c`, by the same argument.
     pub(super) fn addr(&mut self, ptr: ValueId) -> Result<(Value, i32), String> {
-        let (x, offset) = match self.offset_pointer(ptr) {
-            Some((x, c)) => (x, c),
-            None => (ptr, 0),
+        let (p, offset) = match self.offset_pointer(ptr) {
+            Some((x, c)) => (self.get(x)?, c),
+            None => {
+                let p = self.get(ptr)?;
+                self.offset_sum(p).unwrap_or((p, 0))
+            }
         };
-        let p = self.get(x)?;
         let p64 = self.b.ins().uextend(I64, p);
         let base = self.base();
         Ok((self.b.ins().iadd(base, p64), offset))
@@ -218,6 +227,44 @@ impl Translator<'_, '_, '_> {
         match (small(rhs), small(lhs)) {
             (Some(c), _) => Some((lhs, c)),
             (None, Some(c)) => Some((rhs, c)),
+            _ => None,
+        }
+    }
+
+    /// `(x, c)` if the Cranelift value `p` is `a + c` or `a + (r + c)` (then `x` is a new
+    /// `a + r`), with `c` a constant small enough to fold into an access; not in setjmp
+    /// mode.
+    fn offset_sum(&mut self, p: Value) -> Option<(Value, i32)> {
+        if self.setjmp_mode {
+            return None;
+        }
+        let small = |c: i64| {
+            let c = c & 0xffff_ffff;
+            (1..=i64::from(MAX_FOLDED_OFFSET)).contains(&c).then_some(c as i32)
+        };
+        let [a, b] = self.iadd_args(p)?;
+        for (u, v) in [(a, b), (b, a)] {
+            if let Some(c) = self.iconst_of(v).and_then(small) {
+                return Some((u, c));
+            }
+        }
+        for (u, v) in [(a, b), (b, a)] {
+            let Some([r, s]) = self.iadd_args(v) else { continue };
+            for (r, s) in [(r, s), (s, r)] {
+                if let Some(c) = self.iconst_of(s).and_then(small) {
+                    return Some((self.b.ins().iadd(u, r), c));
+                }
+            }
+        }
+        None
+    }
+
+    /// The operands of `v` if it is an `i32` addition.
+    fn iadd_args(&self, v: Value) -> Option<[Value; 2]> {
+        let dfg = &self.b.func.dfg;
+        let ValueDef::Result(inst, 0) = dfg.value_def(v) else { return None };
+        match dfg.insts[inst] {
+            InstructionData::Binary { opcode: Opcode::Iadd, args } if dfg.value_type(v) == I32 => Some(args),
             _ => None,
         }
     }
