@@ -8,7 +8,7 @@
 
 use crate::abbrev::Abbrev;
 use crate::bits::BitWriter;
-use crate::blockinfo::BlockInfo;
+use crate::blockinfo::{AbbrevSet, BlockInfo};
 use crate::entry::{
     AbbrevTarget, BLOCKINFO_BLOCK_ID, BLOCKINFO_CODE_SETBID, DEFINE_ABBREV, END_BLOCK, ENTER_SUBBLOCK, Entry,
     FIRST_APPLICATION_ABBREV, UNABBREV_RECORD,
@@ -21,7 +21,22 @@ struct Scope {
     block_id: u32,
     width: u32,
     length_at: usize,
-    abbrevs: Vec<Arc<Abbrev>>,
+    /// The global abbreviations as the block started (shared, not copied: blocks are
+    /// entered far more often than BLOCKINFO changes), then the block's own.
+    globals: Arc<AbbrevSet>,
+    locals: Vec<Arc<Abbrev>>,
+}
+
+impl Scope {
+    /// The abbreviation with index `index` (its id less the first application id).
+    fn abbrev(&self, index: usize) -> Option<&Arc<Abbrev>> {
+        let globals = &self.globals.abbrevs;
+        globals.get(index).or_else(|| self.locals.get(index - globals.len()))
+    }
+
+    fn len(&self) -> usize {
+        self.globals.abbrevs.len() + self.locals.len()
+    }
 }
 
 /// A block-structured bitstream writer.
@@ -76,9 +91,9 @@ impl StreamWriter {
         self.scopes.len()
     }
 
-    /// Abbreviations in scope in the innermost block.
-    pub fn abbrevs(&self) -> &[Arc<Abbrev>] {
-        self.scopes.last().map_or(&[], |s| s.abbrevs.as_slice())
+    /// How many abbreviations are in scope in the innermost block.
+    pub fn num_abbrevs(&self) -> usize {
+        self.scopes.last().map_or(0, Scope::len)
     }
 
     /// Global abbreviations defined so far.
@@ -88,11 +103,7 @@ impl StreamWriter {
 
     fn write_abbrev_id(&mut self, id: u32) -> Result<()> {
         let width = self.abbrev_width();
-        if width < 32 && id >> width != 0 {
-            return Err(Error::new(self.pos(), format!("abbreviation id {id} does not fit in {width} bits")));
-        }
-        self.w.write(width, u64::from(id));
-        Ok(())
+        put_abbrev_id(&mut self.w, width, id)
     }
 
     /// Starts a block with abbreviation ids of `width` bits.
@@ -106,8 +117,8 @@ impl StreamWriter {
         self.w.align32();
         let length_at = (self.w.pos().0 / 8) as usize;
         self.w.write(32, 0);
-        let abbrevs = self.blockinfo.abbrevs(block_id).to_vec();
-        self.scopes.push(Scope { block_id, width, length_at, abbrevs });
+        let globals = self.blockinfo.snapshot(block_id);
+        self.scopes.push(Scope { block_id, width, length_at, globals, locals: Vec::new() });
         if block_id == BLOCKINFO_BLOCK_ID {
             self.setbid = None;
         }
@@ -146,8 +157,8 @@ impl StreamWriter {
             Ok(AbbrevTarget::Global { block_id, index })
         } else {
             let scope = self.scopes.last_mut().expect("checked above");
-            scope.abbrevs.push(abbrev);
-            Ok(AbbrevTarget::Local { abbrev_id: scope.abbrevs.len() as u32 - 1 + FIRST_APPLICATION_ABBREV })
+            scope.locals.push(abbrev);
+            Ok(AbbrevTarget::Local { abbrev_id: scope.len() as u32 - 1 + FIRST_APPLICATION_ABBREV })
         }
     }
 
@@ -172,17 +183,19 @@ impl StreamWriter {
                 .checked_sub(FIRST_APPLICATION_ABBREV)
                 .ok_or_else(|| Error::new(self.pos(), format!("abbreviation id {abbrev_id} is reserved")))?
                 as usize;
-            let abbrev = scope.abbrevs.get(index).cloned().ok_or_else(|| {
-                Error::new(
-                    self.pos(),
-                    format!("abbreviation id {abbrev_id} is not defined ({} in scope)", scope.abbrevs.len()),
-                )
-            })?;
-            abbrev.can_encode(code, ops, blob).map_err(|m| {
-                Error::new(self.pos(), format!("record can't be written with abbreviation {abbrev}: {m}"))
-            })?;
-            self.write_abbrev_id(abbrev_id)?;
-            abbrev.encode(&mut self.w, code, ops, blob);
+            // Borrowed, not cloned: no reference count to change for every record.
+            let (w, width) = (&mut self.w, scope.width);
+            let Some(abbrev) = scope.abbrev(index) else {
+                return Err(Error::new(
+                    w.pos(),
+                    format!("abbreviation id {abbrev_id} is not defined ({} in scope)", scope.len()),
+                ));
+            };
+            abbrev
+                .can_encode(code, ops, blob)
+                .map_err(|m| Error::new(w.pos(), format!("record can't be written with abbreviation {abbrev}: {m}")))?;
+            put_abbrev_id(w, width, abbrev_id)?;
+            abbrev.encode(w, code, ops, blob);
         }
         self.align_if_asked();
         if block_id == BLOCKINFO_BLOCK_ID && code == BLOCKINFO_CODE_SETBID {
@@ -223,6 +236,15 @@ impl StreamWriter {
         }
         Ok(self.w.finish())
     }
+}
+
+/// Writes abbreviation id `id` in `width` bits, if it fits.
+fn put_abbrev_id(w: &mut BitWriter, width: u32, id: u32) -> Result<()> {
+    if width < 32 && id >> width != 0 {
+        return Err(Error::new(w.pos(), format!("abbreviation id {id} does not fit in {width} bits")));
+    }
+    w.write(width, u64::from(id));
+    Ok(())
 }
 
 #[cfg(test)]

@@ -145,10 +145,11 @@ impl<'m> Canonical<'m> {
             BlockRef::ModuleSymtab => records::module_symtab(m),
             BlockRef::Function(f) => {
                 let body = body(f)?;
-                records::function(m, f, body, &self.ids, records::has_constants_block(body)).map_err(fail)?
+                records::function(m, f, body, &self.ids, records::has_constants_block(body), Records::default())
+                    .map_err(fail)?
             }
-            BlockRef::Constants(f) => records::constants(body(f)?, &self.ids).map_err(fail)?,
-            BlockRef::FunctionSymtab(f) => records::function_symtab(body(f)?),
+            BlockRef::Constants(f) => records::constants(body(f)?, &self.ids, Records::default()).map_err(fail)?,
+            BlockRef::FunctionSymtab(f) => records::function_symtab(body(f)?, Records::default()),
         };
         Ok(BlockRecords { records })
     }

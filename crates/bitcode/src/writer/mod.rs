@@ -82,7 +82,8 @@ fn emit(m: &Module, mode: Abbrevs, given: Option<Given<'_>>, trace: &mut Vec<Bit
     let mut sw = StreamWriter::new(&m.header.raw, 2);
     // A header with the "align bitcode records" flag promises byte-aligned records.
     sw.set_align_records(m.header.fields.iter().any(|f| f.id == pnacl_bitstream::FIELD_ALIGN_RECORDS));
-    let mut e = Emitter { m, mode, given, sw, ids: TypeIds::new(m), std: Standard::new(m.types.len()), trace };
+    let std = Standard::new(m.types.len());
+    let mut e = Emitter { m, mode, given, sw, ids: TypeIds::new(m), std: &std, trace, spare: Spare::default() };
     e.module()?;
     e.sw.finish().map_err(|err| WriteError { pos: err.pos, message: err.message.clone() })
 }
@@ -100,8 +101,26 @@ struct Emitter<'m, 't> {
     given: Option<Given<'m>>,
     sw: StreamWriter,
     ids: TypeIds,
-    std: Standard,
+    std: &'t Standard,
     trace: &'t mut Vec<BitPos>,
+    /// Record buffers reused from one function to the next.
+    spare: Spare,
+}
+
+/// Record buffers for the blocks of a function: the function block's, and one for the
+/// block nested in it, reused from one function to the next rather than allocated and
+/// grown for each.
+#[derive(Default)]
+struct Spare([Option<Records>; 2]);
+
+impl Spare {
+    fn take(&mut self, depth: usize) -> Records {
+        self.0[depth].take().unwrap_or_default()
+    }
+
+    fn give(&mut self, depth: usize, r: Records) {
+        self.0[depth] = Some(r);
+    }
 }
 
 impl<'m> Emitter<'m, '_> {
@@ -266,26 +285,33 @@ impl<'m> Emitter<'m, '_> {
                     (Some(_), Some(l)) => l.constants.is_some(),
                     _ => records::has_constants_block(body),
                 };
-                let recs = records::function(self.m, f, body, &self.ids, has_constants).map_err(|m| self.fail(m))?;
+                let recs = records::function(self.m, f, body, &self.ids, has_constants, self.spare.take(0))
+                    .map_err(|m| self.fail(m))?;
                 let kept = body_layout.map(|l| &l.function);
                 let layout = self.layout(block::FUNCTION, kept, &recs);
-                self.block(block::FUNCTION, &recs, &layout, Some(f))
+                let done = self.block(block::FUNCTION, &recs, &layout, Some(f));
+                self.spare.give(0, recs);
+                done
             }
             Nested::Constants => {
                 let f = func.expect("constants are inside a function");
                 let body = self.m.functions[f as usize].body.as_ref().expect("checked");
-                let recs = records::constants(body, &self.ids).map_err(|m| self.fail(m))?;
+                let recs = records::constants(body, &self.ids, self.spare.take(1)).map_err(|m| self.fail(m))?;
                 let kept = self.body_layout(f).and_then(|l| l.constants.as_ref());
                 let layout = self.layout(block::CONSTANTS, kept, &recs);
-                self.block(block::CONSTANTS, &recs, &layout, func)
+                let done = self.block(block::CONSTANTS, &recs, &layout, func);
+                self.spare.give(1, recs);
+                done
             }
             Nested::FunctionSymtab => {
                 let f = func.expect("a function symbol table is inside a function");
                 let body = self.m.functions[f as usize].body.as_ref().expect("checked");
-                let recs = records::function_symtab(body);
+                let recs = records::function_symtab(body, self.spare.take(1));
                 let kept = self.body_layout(f).and_then(|l| l.symtab.as_ref());
                 let layout = self.layout(block::VALUESYMTAB, kept, &recs);
-                self.block(block::VALUESYMTAB, &recs, &layout, func)
+                let done = self.block(block::VALUESYMTAB, &recs, &layout, func);
+                self.spare.give(1, recs);
+                done
             }
         }
     }

@@ -48,6 +48,11 @@ impl Records {
         self.items.push(Item::Block(n));
     }
 
+    pub fn clear(&mut self) {
+        self.items.clear();
+        self.values.clear();
+    }
+
     pub fn ops(&self, start: u32, len: u32) -> &[u64] {
         &self.values[start as usize..(start + len) as usize]
     }
@@ -57,6 +62,7 @@ impl Records {
 pub(crate) type Result<T> = std::result::Result<T, String>;
 
 /// Type ids of the value types a module defines.
+#[derive(Clone, Copy)]
 pub(crate) struct TypeIds([Option<u32>; 15]);
 
 impl TypeIds {
@@ -145,8 +151,10 @@ pub(crate) fn module_symtab(m: &Module) -> Records {
     r
 }
 
-pub(crate) fn function_symtab(body: &FunctionBody) -> Records {
-    let mut r = Records::default();
+/// The records of a function's symbol table, into `r` (emptied first: the writer reuses
+/// one buffer for every function).
+pub(crate) fn function_symtab(body: &FunctionBody, mut r: Records) -> Records {
+    r.clear();
     for s in body.symtab.iter().flatten() {
         match s {
             LocalSymbol::Value { value, name } => {
@@ -160,8 +168,9 @@ pub(crate) fn function_symtab(body: &FunctionBody) -> Records {
     r
 }
 
-pub(crate) fn constants(body: &FunctionBody, ids: &TypeIds) -> Result<Records> {
-    let mut r = Records::default();
+/// The records of a function's constants block, into `r` (emptied first).
+pub(crate) fn constants(body: &FunctionBody, ids: &TypeIds, mut r: Records) -> Result<Records> {
+    r.clear();
     let mut set = body.set_types.iter().peekable();
     for (k, c) in body.constants.iter().enumerate() {
         while let Some(s) = set.next_if(|s| s.before as usize <= k) {
@@ -187,9 +196,17 @@ pub(crate) fn has_constants_block(body: &FunctionBody) -> bool {
 
 /// The function block of `f`: the block count, the constants block (if `has_constants`),
 /// the instructions and the symbol table.
-pub(crate) fn function(m: &Module, f: u32, body: &FunctionBody, ids: &TypeIds, has_constants: bool) -> Result<Records> {
+/// The records of a function block, into `r` (emptied first).
+pub(crate) fn function(
+    m: &Module,
+    f: u32,
+    body: &FunctionBody,
+    ids: &TypeIds,
+    has_constants: bool,
+    mut r: Records,
+) -> Result<Records> {
     let space = m.value_space(f);
-    let mut r = Records::default();
+    r.clear();
     r.items.reserve(body.insts.len() + 3);
     r.values.reserve(body.insts.len() * 3);
     r.record(fc::DECLAREBLOCKS, [u64::from(body.num_blocks)]);
