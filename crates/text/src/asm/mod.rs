@@ -50,7 +50,9 @@ pub fn assemble_with_notes(text: &str) -> Result<(Vec<u8>, Vec<TextError>), Text
     // Check the result with the reader's rules (the ABI is the verifier's business), and,
     // on another core, compare it with the record column (the notes are dropped if the
     // check fails).
-    let opts = ReadOptions { defer_abi: true, ..ReadOptions::default() };
+    // Without the layout: the check needs the reader's rules, not a record of the
+    // encoding it would then throw away.
+    let opts = ReadOptions { defer_abi: true, no_layout: true, ..ReadOptions::default() };
     // Both modules are freed beside the comparison too (freeing a large one takes a
     // twentieth of the time).
     let (read, notes) = rayon::join(
