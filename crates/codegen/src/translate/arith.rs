@@ -100,10 +100,7 @@ impl Translator<'_, '_, '_> {
         let (mut x, mut k) = (a, 0i64);
         // A bounded walk: the chains are as long as the unrolling factor.
         for _ in 0..8 {
-            let ValueDef::Result(inst, 0) = self.b.func.dfg.value_def(x) else { break };
-            let InstructionData::Binary { opcode: Opcode::Iadd, args: [p, q] } = self.b.func.dfg.insts[inst] else {
-                break;
-            };
+            let Some([p, q]) = self.iadd_args(x) else { break };
             let (rest, c) = match (self.iconst_of(p), self.iconst_of(q)) {
                 (_, Some(c)) => (p, c),
                 (Some(c), None) => (q, c),
@@ -141,6 +138,15 @@ impl Translator<'_, '_, '_> {
                 self.b.ins().isub(a, qd)
             }
         })
+    }
+
+    /// The operands of `v` if it is an integer addition.
+    pub(super) fn iadd_args(&self, v: Value) -> Option<[Value; 2]> {
+        let ValueDef::Result(inst, 0) = self.b.func.dfg.value_def(v) else { return None };
+        match self.b.func.dfg.insts[inst] {
+            InstructionData::Binary { opcode: Opcode::Iadd, args } => Some(args),
+            _ => None,
+        }
     }
 
     /// The value of `v` if it is an integer constant.

@@ -9,9 +9,7 @@ use crate::clif::{NS_RUNTIME, RuntimeSymbol};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::immediates::Imm64;
 use cranelift_codegen::ir::types::*;
-use cranelift_codegen::ir::{
-    ExternalName, GlobalValueData, InstBuilder, InstructionData, Opcode, UserExternalName, Value, ValueDef,
-};
+use cranelift_codegen::ir::{ExternalName, GlobalValueData, InstBuilder, UserExternalName, Value};
 use pnacl_bitcode::abi::IntrinsicKind;
 use pnacl_bitcode::ir::{BinOp, Dominators, Inst, ValueId, ValueKind};
 use std::collections::HashMap;
@@ -24,6 +22,12 @@ const MAX_FOLDED_OFFSET: u32 = {
     let room = if memory::GUARD < memory::NULL_PAGE_END as u64 { memory::GUARD as u32 } else { memory::NULL_PAGE_END };
     room - 16
 };
+
+/// `c` as an offset to fold into an access (as a 32-bit value, in `1..=MAX_FOLDED_OFFSET`).
+fn foldable(c: i64) -> Option<i32> {
+    let c = c & 0xffff_ffff;
+    (1..=i64::from(MAX_FOLDED_OFFSET)).contains(&c).then_some(c as i32)
+}
 
 impl Translator<'_, '_, '_> {
     /// Decides where the entry block's constant-size allocas (the static frame) are
@@ -218,12 +222,7 @@ impl Translator<'_, '_, '_> {
             return None;
         }
         let Inst::Binop { op: BinOp::Add, lhs, rhs, .. } = *self.def_inst(ptr)? else { return None };
-        let small = |v: ValueId| {
-            self.const_int(v)
-                .map(|c| c & 0xffff_ffff)
-                .filter(|c| (1..=i64::from(MAX_FOLDED_OFFSET)).contains(c))
-                .map(|c| c as i32)
-        };
+        let small = |v: ValueId| self.const_int(v).and_then(foldable);
         match (small(rhs), small(lhs)) {
             (Some(c), _) => Some((lhs, c)),
             (None, Some(c)) => Some((rhs, c)),
@@ -235,38 +234,25 @@ impl Translator<'_, '_, '_> {
     /// `a + r`), with `c` a constant small enough to fold into an access; not in setjmp
     /// mode.
     fn offset_sum(&mut self, p: Value) -> Option<(Value, i32)> {
-        if self.setjmp_mode {
+        // The argument holds for 32-bit sums (guest pointers), which wrap at 4 GiB.
+        if self.setjmp_mode || self.b.func.dfg.value_type(p) != I32 {
             return None;
         }
-        let small = |c: i64| {
-            let c = c & 0xffff_ffff;
-            (1..=i64::from(MAX_FOLDED_OFFSET)).contains(&c).then_some(c as i32)
-        };
         let [a, b] = self.iadd_args(p)?;
         for (u, v) in [(a, b), (b, a)] {
-            if let Some(c) = self.iconst_of(v).and_then(small) {
+            if let Some(c) = self.iconst_of(v).and_then(foldable) {
                 return Some((u, c));
             }
         }
         for (u, v) in [(a, b), (b, a)] {
             let Some([r, s]) = self.iadd_args(v) else { continue };
             for (r, s) in [(r, s), (s, r)] {
-                if let Some(c) = self.iconst_of(s).and_then(small) {
+                if let Some(c) = self.iconst_of(s).and_then(foldable) {
                     return Some((self.b.ins().iadd(u, r), c));
                 }
             }
         }
         None
-    }
-
-    /// The operands of `v` if it is an `i32` addition.
-    fn iadd_args(&self, v: Value) -> Option<[Value; 2]> {
-        let dfg = &self.b.func.dfg;
-        let ValueDef::Result(inst, 0) = dfg.value_def(v) else { return None };
-        match dfg.insts[inst] {
-            InstructionData::Binary { opcode: Opcode::Iadd, args } if dfg.value_type(v) == I32 => Some(args),
-            _ => None,
-        }
     }
 
     /// The host address of guest address 0. Outside setjmp mode it is one value, defined
