@@ -287,33 +287,39 @@ impl<'m> Emitter<'m, '_> {
                 };
                 let recs = records::function(self.m, f, body, &self.ids, has_constants, self.spare.take(0))
                     .map_err(|m| self.fail(m))?;
-                let kept = body_layout.map(|l| &l.function);
-                let layout = self.layout(block::FUNCTION, kept, &recs);
-                let done = self.block(block::FUNCTION, &recs, &layout, Some(f));
-                self.spare.give(0, recs);
-                done
+                self.function_block(block::FUNCTION, 0, recs, body_layout.map(|l| &l.function), f)
             }
             Nested::Constants => {
                 let f = func.expect("constants are inside a function");
                 let body = self.m.functions[f as usize].body.as_ref().expect("checked");
                 let recs = records::constants(body, &self.ids, self.spare.take(1)).map_err(|m| self.fail(m))?;
                 let kept = self.body_layout(f).and_then(|l| l.constants.as_ref());
-                let layout = self.layout(block::CONSTANTS, kept, &recs);
-                let done = self.block(block::CONSTANTS, &recs, &layout, func);
-                self.spare.give(1, recs);
-                done
+                self.function_block(block::CONSTANTS, 1, recs, kept, f)
             }
             Nested::FunctionSymtab => {
                 let f = func.expect("a function symbol table is inside a function");
                 let body = self.m.functions[f as usize].body.as_ref().expect("checked");
                 let recs = records::function_symtab(body, self.spare.take(1));
                 let kept = self.body_layout(f).and_then(|l| l.symtab.as_ref());
-                let layout = self.layout(block::VALUESYMTAB, kept, &recs);
-                let done = self.block(block::VALUESYMTAB, &recs, &layout, func);
-                self.spare.give(1, recs);
-                done
+                self.function_block(block::VALUESYMTAB, 1, recs, kept, f)
             }
         }
+    }
+
+    /// Emits block `block_id` of function `f`, at `depth` in it, from `recs` (then kept
+    /// for the next function's block at that depth) and its recorded layout `kept`.
+    fn function_block(
+        &mut self,
+        block_id: u32,
+        depth: usize,
+        recs: Records,
+        kept: Option<&BlockLayout>,
+        f: u32,
+    ) -> Result<(), WriteError> {
+        let layout = self.layout(block_id, kept, &recs);
+        let done = self.block(block_id, &recs, &layout, Some(f));
+        self.spare.give(depth, recs);
+        done
     }
 
     fn blockinfo(&mut self, layout: &BlockinfoLayout) -> Result<(), WriteError> {

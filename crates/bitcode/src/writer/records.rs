@@ -195,8 +195,7 @@ pub(crate) fn has_constants_block(body: &FunctionBody) -> bool {
 }
 
 /// The function block of `f`: the block count, the constants block (if `has_constants`),
-/// the instructions and the symbol table.
-/// The records of a function block, into `r` (emptied first).
+/// the instructions and the symbol table; into `r` (emptied first).
 pub(crate) fn function(
     m: &Module,
     f: u32,
