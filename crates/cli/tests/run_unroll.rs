@@ -22,12 +22,14 @@ enum Test {
     Swapped,
 }
 
-/// Emits the self-loop `%b1`, entered from `%b0`, whose counter runs from `start` while
-/// `counter + 1 != bound`, with a phi for each `(type, initial value)` of `carried` (its
-/// next value given by `body(b, counter, phis)` with [`Body::define`]); opens the exit
-/// block `%b2`. Returns the counter and the carried phis.
+/// Emits the self-loop `%b{k}`, entered from `%b{k-1}` (the block being written), whose
+/// counter runs from `start` while `counter + 1 != bound`, with a phi for each `(type,
+/// initial value)` of `carried` (its next value given by `body(b, counter, phis)` with
+/// [`Body::define`]); opens the exit block `%b{k+1}`. Returns the counter and the carried
+/// phis.
 fn self_loop<const N: usize>(
     b: &mut Body,
+    k: usize,
     start: &str,
     bound: &str,
     test: Test,
@@ -35,33 +37,34 @@ fn self_loop<const N: usize>(
     body: impl FnOnce(&mut Body, &str, &[(String, String); N]),
 ) -> (String, [String; N]) {
     let one = b.i32(1);
-    b.i("br label %b1");
-    b.block(1);
+    let (entry, exit) = (k - 1, k + 1);
+    b.i(format!("br label %b{k}"));
+    b.block(k);
     let next_i = b.forward("i32");
-    let i = b.v(format!("phi i32 [{start}, %b0], [{next_i}, %b1]"));
+    let i = b.v(format!("phi i32 [{start}, %b{entry}], [{next_i}, %b{k}]"));
     let phis: [(String, String); N] = carried.map(|(t, init)| {
         let next = b.forward(t);
-        (b.v(format!("phi {t} [{init}, %b0], [{next}, %b1]")), next)
+        (b.v(format!("phi {t} [{init}, %b{entry}], [{next}, %b{k}]")), next)
     });
     body(b, &i, &phis);
     match test {
         Test::ExitOnEqual => {
             b.define(&next_i, format!("add i32 {i}, {one}"));
             let done = b.v(format!("icmp eq i32 {next_i}, {bound}"));
-            b.i(format!("br i1 {done}, label %b2, label %b1"));
+            b.i(format!("br i1 {done}, label %b{exit}, label %b{k}"));
         }
         Test::GoOnUnequal => {
             b.define(&next_i, format!("add i32 {i}, {one}"));
             let more = b.v(format!("icmp ne i32 {next_i}, {bound}"));
-            b.i(format!("br i1 {more}, label %b1, label %b2"));
+            b.i(format!("br i1 {more}, label %b{k}, label %b{exit}"));
         }
         Test::Swapped => {
             b.define(&next_i, format!("add i32 {one}, {i}"));
             let done = b.v(format!("icmp eq i32 {bound}, {next_i}"));
-            b.i(format!("br i1 {done}, label %b2, label %b1"));
+            b.i(format!("br i1 {done}, label %b{exit}, label %b{k}"));
         }
     }
-    b.block(2);
+    b.block(exit);
     (i, phis.map(|(phi, _)| phi))
 }
 
@@ -100,7 +103,7 @@ fn sums_for_every_trip_count() {
         let mut b = Body::new();
         let zero = b.i32(0);
         let seven = b.i32(7);
-        let (_, [sum]) = self_loop(&mut b, "%p1", "%p0", test, [("i32", &zero)], |b, i, [(s, next_s)]| {
+        let (_, [sum]) = self_loop(&mut b, 1, "%p1", "%p0", test, [("i32", &zero)], |b, i, [(s, next_s)]| {
             let sq = b.v(format!("mul i32 {i}, {i}"));
             let t = b.v(format!("mul i32 {sq}, {seven}"));
             let u = b.v(format!("add i32 {t}, {i}"));
@@ -147,7 +150,7 @@ fn stores_then_loads() {
     // Loop 1: buf[i] = float(i * 37 % 101).
     let m = b.i32(37);
     let p = b.i32(101);
-    self_loop(&mut b, &zero, "%p0", Test::ExitOnEqual, [], |b, i, []| {
+    self_loop(&mut b, 1, &zero, "%p0", Test::ExitOnEqual, [], |b, i, []| {
         let x = b.v(format!("mul i32 {i}, {m}"));
         let y = b.v(format!("urem i32 {x}, {p}"));
         let f = b.v(format!("uitofp i32 {y} to float"));
@@ -155,25 +158,18 @@ fn stores_then_loads() {
         let a = b.v(format!("add i32 {buf}, {off}"));
         b.i(format!("store float {f}, float* {a}, align 4"));
     });
-    // Loop 2 (blocks renumbered: the first loop's exit is the second's entry).
-    let text_one = b.i32(1);
-    let next_j = b.forward("i32");
-    let next_c = b.forward("i32");
-    b.i("br label %b3");
-    b.block(3);
-    let j = b.v(format!("phi i32 [{zero}, %b2], [{next_j}, %b3]"));
-    let c = b.v(format!("phi i32 [{zero}, %b2], [{next_c}, %b3]"));
-    let off = b.v(format!("mul i32 {j}, {four}"));
-    let a = b.v(format!("add i32 {buf}, {off}"));
-    let f = b.v(format!("load float* {a}, align 4"));
-    let le = b.v(format!("fcmp ole float {f}, {thresh}"));
-    let z = b.v(format!("zext i1 {le} to i32"));
-    b.define(&next_c, format!("add i32 {z}, {c}"));
-    b.define(&next_j, format!("add i32 {j}, {text_one}"));
-    let done = b.v(format!("icmp eq i32 {next_j}, %p0"));
-    b.i(format!("br i1 {done}, label %b4, label %b3"));
-    b.block(4);
-    b.i(format!("ret i32 {next_c}"));
+    // Loop 2 (the first loop's exit is its entry): the count of loads at or below `thresh`.
+    let mut count = String::new();
+    self_loop(&mut b, 3, &zero, "%p0", Test::ExitOnEqual, [("i32", &zero)], |b, j, [(c, next_c)]| {
+        let off = b.v(format!("mul i32 {j}, {four}"));
+        let a = b.v(format!("add i32 {buf}, {off}"));
+        let f = b.v(format!("load float* {a}, align 4"));
+        let le = b.v(format!("fcmp ole float {f}, {thresh}"));
+        let z = b.v(format!("zext i1 {le} to i32"));
+        b.define(next_c, format!("add i32 {z}, {c}"));
+        count.clone_from(next_c);
+    });
+    b.i(format!("ret i32 {count}"));
     let mut rows = Vec::new();
     for n in trip_counts().into_iter().filter(|&n| n <= 256) {
         for t in [0u32, 10, 50, 100] {
@@ -234,7 +230,7 @@ fn values_used_after_the_loop() {
     let zero = b.i32(0);
     let three = b.i32(3);
     let mut last = String::new();
-    let (i, [acc]) = self_loop(&mut b, &zero, "%p0", Test::GoOnUnequal, [("i32", &zero)], |b, i, [(acc, next)]| {
+    let (i, [acc]) = self_loop(&mut b, 1, &zero, "%p0", Test::GoOnUnequal, [("i32", &zero)], |b, i, [(acc, next)]| {
         last = b.v(format!("mul i32 {i}, {three}"));
         b.define(next, format!("xor i32 {acc}, {last}"));
     });
@@ -352,32 +348,27 @@ fn folded_offsets_in_unrolled_copies() {
     // Loop 1: buf[j] = j * j + 1 for the 64 words.
     let words = b.i32(64);
     let one = b.i32(1);
-    self_loop(&mut b, &zero, &words, Test::ExitOnEqual, [], |b, j, []| {
+    self_loop(&mut b, 1, &zero, &words, Test::ExitOnEqual, [], |b, j, []| {
         let sq = b.v(format!("mul i32 {j}, {j}"));
         let x = b.v(format!("add i32 {sq}, {one}"));
         let off = b.v(format!("mul i32 {j}, {four}"));
         let a = b.v(format!("add i32 {buf}, {off}"));
         b.i(format!("store i32 {x}, i32* {a}, align 1"));
     });
-    // Loop 2 (blocks renumbered): the sum of `(origin + i*4)` for `i` from `%p1` until
-    // `%p0`, where `origin` is `buf - %p1*4`: the elements from the first, whatever `%p1`.
-    let next_i = b.forward("i32");
-    let next_s = b.forward("i32");
+    // Loop 2 (the first loop's exit is its entry): the sum of `(origin + i*4)` for `i`
+    // from `%p1` until `%p0`, where `origin` is `buf - %p1*4`: the elements from the
+    // first, whatever `%p1`.
     let back = b.v(format!("mul i32 %p1, {four}"));
     let origin = b.v(format!("sub i32 {buf}, {back}"));
-    b.i("br label %b3");
-    b.block(3);
-    let i = b.v(format!("phi i32 [%p1, %b2], [{next_i}, %b3]"));
-    let s = b.v(format!("phi i32 [{zero}, %b2], [{next_s}, %b3]"));
-    let off = b.v(format!("mul i32 {i}, {four}"));
-    let a = b.v(format!("add i32 {origin}, {off}"));
-    let x = b.v(format!("load i32* {a}, align 1"));
-    b.define(&next_s, format!("add i32 {s}, {x}"));
-    b.define(&next_i, format!("add i32 {i}, {one}"));
-    let done = b.v(format!("icmp eq i32 {next_i}, %p0"));
-    b.i(format!("br i1 {done}, label %b4, label %b3"));
-    b.block(4);
-    b.i(format!("ret i32 {next_s}"));
+    let mut sum = String::new();
+    self_loop(&mut b, 3, "%p1", "%p0", Test::ExitOnEqual, [("i32", &zero)], |b, i, [(s, next_s)]| {
+        let off = b.v(format!("mul i32 {i}, {four}"));
+        let a = b.v(format!("add i32 {origin}, {off}"));
+        let x = b.v(format!("load i32* {a}, align 1"));
+        b.define(next_s, format!("add i32 {s}, {x}"));
+        sum.clone_from(next_s);
+    });
+    b.i(format!("ret i32 {sum}"));
     let mut rows = Vec::new();
     for n in trip_counts().into_iter().filter(|&n| n <= 64) {
         for start in [0u32, 2, 0xffff_fffe, 0xffff_fff0, 0x8000_0001] {
@@ -396,7 +387,7 @@ fn folded_offsets_in_unrolled_copies() {
     let zero = b.i32(0);
     let four = b.i32(4);
     let eight = b.i32(8);
-    let (_, [s]) = self_loop(&mut b, &zero, &eight, Test::ExitOnEqual, [("i32", &zero)], |b, i, [(s, next)]| {
+    let (_, [s]) = self_loop(&mut b, 1, &zero, &eight, Test::ExitOnEqual, [("i32", &zero)], |b, i, [(s, next)]| {
         let off = b.v(format!("mul i32 {i}, {four}"));
         let a = b.v(format!("add i32 %p0, {off}"));
         let x = b.v(format!("load i32* {a}, align 1"));
