@@ -69,6 +69,19 @@ impl Attrs {
     pub fn param_has(&self, i: usize, kind: u32) -> bool {
         self.param(i).iter().any(|a| a.kind() == Some(kind))
     }
+
+    /// Replaces every type an attribute holds (`byval(T)`, `sret(T)`, `elementtype(T)`, ...)
+    /// by `f(type)`: what moving the attributes into another type table needs.
+    pub fn map_types(&mut self, mut f: impl FnMut(TypeId) -> TypeId) {
+        let lists = std::iter::once(&mut self.function).chain(std::iter::once(&mut self.ret)).chain(&mut self.params);
+        for list in lists {
+            for a in list {
+                if let Attr::Type(_, Some(t)) = a {
+                    *t = f(*t);
+                }
+            }
+        }
+    }
 }
 
 impl Attr {

@@ -345,6 +345,48 @@ pub struct Inst {
     pub name: Option<String>,
 }
 
+impl Inst {
+    /// Replaces every type the instruction holds by `f(type)`: its result type, the types of
+    /// its kind (`getelementptr`'s source type, `alloca`'s allocated type, a call's function
+    /// type) and those of its call-site attributes (`byval(T)`, ...). What moving an
+    /// instruction into another type table needs; the match is exhaustive so that a new
+    /// kind holding a type cannot be forgotten.
+    pub fn map_types(&mut self, mut f: impl FnMut(TypeId) -> TypeId) {
+        use InstKind::*;
+        self.ty = f(self.ty);
+        match &mut self.kind {
+            GetElementPtr { source_ty, .. } => *source_ty = f(*source_ty),
+            Alloca { allocated_ty, .. } => *allocated_ty = f(*allocated_ty),
+            Call { fn_ty, attrs, .. } | Invoke { fn_ty, attrs, .. } => {
+                *fn_ty = f(*fn_ty);
+                attrs.map_types(f);
+            }
+            Binary { .. } | FNeg { .. } | Cast { .. } | Load { .. } | Store { .. } | ICmp { .. } | FCmp { .. } => {}
+            Select { .. } | Phi { .. } | Ret { .. } | Br { .. } | CondBr { .. } | Switch { .. } => {}
+            IndirectBr { .. } | Resume { .. } | Unreachable | LandingPad { .. } | ExtractElement { .. } => {}
+            InsertElement { .. } | ShuffleVector { .. } | ExtractValue { .. } | InsertValue { .. } => {}
+            VaArg { .. } | AtomicRmw { .. } | CmpXchg { .. } | Fence { .. } | Freeze { .. } => {}
+        }
+    }
+
+    /// Replaces every constant the instruction names outside its value operands (a
+    /// switch's case values, a landing pad's clauses) by `f(constant)`; value operands are
+    /// [`InstKind::map_values`]'.
+    pub fn map_other_consts(&mut self, mut f: impl FnMut(ConstId) -> ConstId) {
+        match &mut self.kind {
+            InstKind::Switch { cases, .. } => cases.iter_mut().for_each(|c| c.0 = f(c.0)),
+            InstKind::LandingPad { clauses, .. } => {
+                for cl in clauses {
+                    match cl {
+                        Clause::Catch(c) | Clause::Filter(c) => *c = f(*c),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 impl InstKind {
     /// Calls `f` on every value operand, in LLVM's operand order (the order of
     /// `User::operands()` in LLVM 3.7, which PNaCl's writer enumerates in): store is
