@@ -229,40 +229,65 @@ pub fn cast_retyped_function_uses(m: &mut Module, old: &[TypeId]) {
         let e = m.consts.intern(Const::Expr { ty: old_ptr, op: ExprOp::Cast(CastOp::Bitcast), operands: vec![c] });
         map.insert(c, e);
     }
+    replace_const_uses(m, &map, true);
+}
+
+/// Replaces the constants `map` has keys for wherever they are used: inside other
+/// constants, in initializers, aliasees and personalities, and in instructions (value
+/// operands, switch cases, landing-pad clauses). With `keep_direct_callees`, a call or
+/// invoke whose callee is itself a key keeps that callee: a direct call with another
+/// function type than its callee's is frozen as the indirect call it is, so a cast there
+/// would add nothing.
+pub fn replace_const_uses(m: &mut Module, map: &HashMap<ConstId, ConstId>, keep_direct_callees: bool) {
     if map.is_empty() {
         return;
     }
     let mut cache = map.clone();
+    // A replacement already in use (the same cast written in the source) stays as it is.
+    for &r in map.values() {
+        cache.entry(r).or_insert(r);
+    }
     for gi in 0..m.globals.len() {
         if let Some(init) = m.globals[gi].init {
             m.globals[gi].init = Some(remap_const(m, init, &mut cache));
         }
     }
+    for ai in 0..m.aliases.len() {
+        let aliasee = m.aliases[ai].aliasee;
+        m.aliases[ai].aliasee = remap_const(m, aliasee, &mut cache);
+    }
     for fi in 0..m.functions.len() {
+        if let Some(p) = m.functions[fi].personality {
+            m.functions[fi].personality = Some(remap_const(m, p, &mut cache));
+        }
         for ii in 0..m.functions[fi].insts.len() {
-            let mut kind = m.functions[fi].insts[ii].kind.clone();
-            let direct = match &kind {
+            let mut inst = m.functions[fi].insts[ii].clone();
+            let direct = match &inst.kind {
                 InstKind::Call { callee, .. } | InstKind::Invoke { callee, .. } => Some(*callee),
                 _ => None,
             };
             let mut changed = false;
-            kind.map_values(|v| match v {
-                Value::Const(c) => {
-                    let n = remap_const(m, c, &mut cache);
-                    changed |= n != c;
-                    Value::Const(n)
-                }
+            let mut remap = |c: ConstId| {
+                let n = remap_const(m, c, &mut cache);
+                changed |= n != c;
+                n
+            };
+            inst.kind.map_values(|v| match v {
+                Value::Const(c) => Value::Const(remap(c)),
                 _ => v,
             });
+            inst.map_other_consts(&mut remap);
             if !changed {
                 continue;
             }
-            if let (Some(d), InstKind::Call { callee, .. } | InstKind::Invoke { callee, .. }) = (direct, &mut kind)
+            if keep_direct_callees
+                && let (Some(d), InstKind::Call { callee, .. } | InstKind::Invoke { callee, .. }) =
+                    (direct, &mut inst.kind)
                 && matches!(d, Value::Const(c) if map.contains_key(&c))
             {
                 *callee = d;
             }
-            m.functions[fi].insts[ii].kind = kind;
+            m.functions[fi].insts[ii] = inst;
         }
     }
 }
