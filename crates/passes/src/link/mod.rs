@@ -1,11 +1,29 @@
-//! Linking modules into one, as the bitcode linker before PNaCl's passes did: a declaration
-//! meets its definition by name; internal names that clash are renamed.
+//! Linking modules into one, as LLVM's IR linker (`llvm-link`, `IRMover`) did before
+//! PNaCl's passes ran.
+//!
+//! Each module is linked into the first in turn. Its global values are resolved against the
+//! destination's by name ([`symbols`]: a definition over a declaration, a strong definition
+//! over a weak or common one, the larger common symbol, appending arrays concatenated; a
+//! local symbol never meets another, and one whose name an external symbol needs is
+//! renamed). Its types are mapped structurally ([`types`]): a struct is the destination's
+//! struct with the same body, whatever either is called, so that two files' different
+//! `%struct.anon` stay different and the same struct declared in two files stays one.
+//! Then its values move over ([`values`]) with every type they hold mapped (instruction
+//! types, call-site and function attributes such as `byval(T)`, constant types) and every
+//! symbol they name replaced by the one it resolved to, through a cast where their types
+//! differ (typed pointers), as LLVM's linker casts it.
+
+mod symbols;
+mod types;
+mod values;
 
 use pnacl_llvm::ir::{
-    Alias, AliasId, Const, ConstId, ExprOp, FuncId, GlobalId, GlobalRef, InlineAsm, InstKind, Module, Type, TypeId,
-    Value,
+    Alias, AliasId, CastOp, Const, ConstId, ExprOp, FuncId, Function, GlobalId, GlobalRef, GlobalVar, InlineAsm, Module,
 };
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use symbols::{Fate, Names, Plan, merged_props};
+use types::TypeMapper;
+use values::{Copier, value_type};
 
 /// Two modules define the same external symbol, or declare it with different kinds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,280 +49,307 @@ pub fn link(mut modules: Vec<Module>) -> Result<Module, LinkError> {
     Ok(dst)
 }
 
-struct Maps {
-    types: HashMap<TypeId, TypeId>,
-    consts: HashMap<ConstId, ConstId>,
-    funcs: Vec<FuncId>,
-    globals: Vec<GlobalId>,
-    aliases: Vec<AliasId>,
-    asms: Vec<pnacl_llvm::ir::AsmId>,
+/// Every global value of `src` with its fate.
+fn fates(plan: &Plan) -> impl Iterator<Item = (GlobalRef, Fate)> + '_ {
+    let f = plan.functions.iter().enumerate().map(|(i, &x)| (GlobalRef::Function(FuncId(i as u32)), x));
+    let g = plan.globals.iter().enumerate().map(|(i, &x)| (GlobalRef::Global(GlobalId(i as u32)), x));
+    let a = plan.aliases.iter().enumerate().map(|(i, &x)| (GlobalRef::Alias(AliasId(i as u32)), x));
+    f.chain(g).chain(a)
 }
 
-fn map_type(dst: &mut Module, src: &Module, t: TypeId, maps: &mut Maps) -> TypeId {
-    if let Some(&d) = maps.types.get(&t) {
-        return d;
+fn address(r: GlobalRef) -> Const {
+    match r {
+        GlobalRef::Function(f) => Const::Function(f),
+        GlobalRef::Global(g) => Const::Global(g),
+        GlobalRef::Alias(a) => Const::Alias(a),
     }
-    let ty = src.types.get(t).clone();
-    let d = match ty {
-        Type::Struct(s) if s.name.is_some() => {
-            // Named structs: one per name (the first module's body wins when both define it).
-            let name = s.name.clone().expect("named");
-            let existing = dst
-                .types
-                .ids()
-                .find(|&id| matches!(dst.types.get(id), Type::Struct(x) if x.name.as_deref() == Some(&name)));
-            let id = match existing {
-                Some(id) => id,
-                None => dst.types.named_struct(name),
-            };
-            maps.types.insert(t, id);
-            if matches!(dst.types.get(id), Type::Struct(x) if x.opaque) && !s.opaque {
-                let fields = s.fields.iter().map(|&f| map_type(dst, src, f, maps)).collect();
-                dst.types.set_struct_body(id, fields, s.packed);
-            }
-            return id;
-        }
-        Type::Struct(mut s) => {
-            s.fields = s.fields.iter().map(|&f| map_type(dst, src, f, maps)).collect();
-            Type::Struct(s)
-        }
-        Type::Pointer { pointee, addr_space } => {
-            Type::Pointer { pointee: pointee.map(|p| map_type(dst, src, p, maps)), addr_space }
-        }
-        Type::Array { len, elem } => Type::Array { len, elem: map_type(dst, src, elem, maps) },
-        Type::Vector { len, elem, scalable } => Type::Vector { len, elem: map_type(dst, src, elem, maps), scalable },
-        Type::Function { ret, params, vararg } => Type::Function {
-            ret: map_type(dst, src, ret, maps),
-            params: params.iter().map(|&p| map_type(dst, src, p, maps)).collect(),
-            vararg,
-        },
-        other => other,
-    };
-    let id = dst.types.intern(d);
-    maps.types.insert(t, id);
-    id
 }
 
-fn map_const(dst: &mut Module, src: &Module, c: ConstId, maps: &mut Maps) -> ConstId {
-    if let Some(&d) = maps.consts.get(&c) {
-        return d;
+fn props_mut(m: &mut Module, r: GlobalRef) -> &mut pnacl_llvm::ir::GlobalProps {
+    match r {
+        GlobalRef::Function(f) => &mut m.functions[f.0 as usize].props,
+        GlobalRef::Global(g) => &mut m.globals[g.0 as usize].props,
+        GlobalRef::Alias(a) => &mut m.aliases[a.0 as usize].props,
     }
-    let mut k = src.consts.get(c).clone();
-    let mt = |dst: &mut Module, t: TypeId, maps: &mut Maps| map_type(dst, src, t, maps);
-    k = match k {
-        Const::Int { ty, value } => Const::Int { ty: mt(dst, ty, maps), value },
-        Const::WideInt { ty, words } => Const::WideInt { ty: mt(dst, ty, maps), words },
-        Const::Float { ty, bits } => Const::Float { ty: mt(dst, ty, maps), bits },
-        Const::Null(t) => Const::Null(mt(dst, t, maps)),
-        Const::Undef(t) => Const::Undef(mt(dst, t, maps)),
-        Const::Poison(t) => Const::Poison(mt(dst, t, maps)),
-        Const::Zero(t) => Const::Zero(mt(dst, t, maps)),
-        Const::Aggregate { ty, elems } => Const::Aggregate {
-            ty: mt(dst, ty, maps),
-            elems: elems.iter().map(|&e| map_const(dst, src, e, maps)).collect(),
-        },
-        Const::Data { ty, elems } => Const::Data { ty: mt(dst, ty, maps), elems },
-        Const::Function(f) => Const::Function(maps.funcs[f.0 as usize]),
-        Const::Global(g) => Const::Global(maps.globals[g.0 as usize]),
-        Const::Alias(a) => Const::Alias(maps.aliases[a.0 as usize]),
-        Const::Expr { ty, op, operands } => {
-            let op = match op {
-                ExprOp::GetElementPtr { source_ty, inbounds, in_range } => {
-                    ExprOp::GetElementPtr { source_ty: mt(dst, source_ty, maps), inbounds, in_range }
-                }
-                other => other,
-            };
-            Const::Expr {
-                ty: mt(dst, ty, maps),
-                op,
-                operands: operands.iter().map(|&o| map_const(dst, src, o, maps)).collect(),
-            }
-        }
-        Const::BlockAddress { ty, func, block } => {
-            Const::BlockAddress { ty: mt(dst, ty, maps), func: maps.funcs[func.0 as usize], block }
-        }
-    };
-    let id = dst.consts.intern(k);
-    maps.consts.insert(c, id);
-    id
 }
 
-/// A name not yet used in `dst` for a local symbol of `src` that clashes.
-fn fresh_name(dst: &Module, base: &str) -> String {
-    let taken = |n: &str| {
-        dst.functions.iter().any(|f| f.props.name == n)
-            || dst.globals.iter().any(|g| g.props.name == n)
-            || dst.aliases.iter().any(|a| a.props.name == n)
-    };
-    (1..).map(|k| format!("{base}.{k}")).find(|n| !taken(n)).expect("some name is free")
-}
+fn link_into(dst: &mut Module, src: Module) -> Result<(), LinkError> {
+    let mut names = Names::of(dst);
+    let plan = symbols::resolve(dst, &src, &names)?;
 
-fn find(dst: &Module, name: &str) -> Option<GlobalRef> {
-    if name.is_empty() {
-        return None;
-    }
-    if let Some(f) = dst.function_by_name(name) {
-        return Some(GlobalRef::Function(f));
-    }
-    if let Some(g) = dst.globals.iter().position(|g| g.props.name == name) {
-        return Some(GlobalRef::Global(GlobalId(g as u32)));
-    }
-    dst.aliases.iter().position(|a| a.props.name == name).map(|a| GlobalRef::Alias(AliasId(a as u32)))
-}
-
-fn link_into(dst: &mut Module, mut src: Module) -> Result<(), LinkError> {
-    let mut maps = Maps {
-        types: HashMap::new(),
-        consts: HashMap::new(),
-        funcs: Vec::new(),
-        globals: Vec::new(),
-        aliases: Vec::new(),
-        asms: Vec::new(),
-    };
-    // Symbols first: match by name, or add.
-    for f in &mut src.functions {
-        let existing = if f.props.linkage.is_local() { None } else { find(dst, &f.props.name) };
-        match existing {
-            Some(GlobalRef::Function(d)) => {
-                let dd = &dst.functions[d.0 as usize];
-                if !dd.is_declaration() && !f.is_declaration() {
-                    return Err(LinkError(format!("@{} is defined twice", f.props.name)));
+    // Types: first the pairs the linked symbols propose, then those names propose.
+    let mut types = TypeMapper::new(&dst.types);
+    for (s, fate) in fates(&plan) {
+        let (Fate::Existing(d) | Fate::Replaces(d)) = fate else {
+            if let Fate::Appends(g) = fate {
+                let (dt, st) = (value_type(dst, GlobalRef::Global(g)).0, value_type(&src, s).0);
+                if let (Some(de), Some(se)) = (dst.types.element(dt), src.types.element(st)) {
+                    types.add_mapping(&dst.types, &src.types, de, se);
                 }
-                maps.funcs.push(d);
-            }
-            Some(_) => {
-                return Err(LinkError(format!(
-                    "@{} is a function in one module and a variable in another",
-                    f.props.name
-                )));
-            }
-            None => {
-                if !f.props.name.is_empty() && find(dst, &f.props.name).is_some() {
-                    f.props.name = fresh_name(dst, &f.props.name);
-                }
-                let mut shell = f.clone();
-                shell.blocks.clear();
-                shell.insts.clear();
-                shell.personality = None;
-                dst.functions.push(shell);
-                maps.funcs.push(FuncId(dst.functions.len() as u32 - 1));
-            }
-        }
-    }
-    for g in &mut src.globals {
-        let existing = if g.props.linkage.is_local() { None } else { find(dst, &g.props.name) };
-        match existing {
-            Some(GlobalRef::Global(d)) => {
-                if dst.globals[d.0 as usize].init.is_some() && g.init.is_some() {
-                    let common = |l| {
-                        matches!(
-                            l,
-                            pnacl_llvm::ir::Linkage::Common
-                                | pnacl_llvm::ir::Linkage::WeakAny
-                                | pnacl_llvm::ir::Linkage::LinkOnceOdr
-                                | pnacl_llvm::ir::Linkage::LinkOnceAny
-                                | pnacl_llvm::ir::Linkage::WeakOdr
-                        )
-                    };
-                    if !common(g.props.linkage) && !common(dst.globals[d.0 as usize].props.linkage) {
-                        return Err(LinkError(format!("@{} is defined twice", g.props.name)));
-                    }
-                }
-                maps.globals.push(d);
-            }
-            Some(_) => {
-                return Err(LinkError(format!(
-                    "@{} is a variable in one module and a function in another",
-                    g.props.name
-                )));
-            }
-            None => {
-                if !g.props.name.is_empty() && find(dst, &g.props.name).is_some() {
-                    g.props.name = fresh_name(dst, &g.props.name);
-                }
-                let mut shell = g.clone();
-                shell.init = None;
-                dst.globals.push(shell);
-                maps.globals.push(GlobalId(dst.globals.len() as u32 - 1));
-            }
-        }
-    }
-    for a in &src.aliases {
-        dst.aliases.push(Alias { aliasee: ConstId(0), ..a.clone() });
-        maps.aliases.push(AliasId(dst.aliases.len() as u32 - 1));
-    }
-    for asm in &src.inline_asms {
-        let fn_ty = map_type(dst, &src, asm.fn_ty, &mut maps);
-        dst.inline_asms.push(InlineAsm { fn_ty, ..asm.clone() });
-        maps.asms.push(pnacl_llvm::ir::AsmId(dst.inline_asms.len() as u32 - 1));
-    }
-    // Types of the symbols, initializers, bodies.
-    for (i, f) in src.functions.iter().enumerate() {
-        let d = maps.funcs[i];
-        let ty = map_type(dst, &src, f.ty, &mut maps);
-        dst.pointer_type(ty, f.props.addr_space);
-        if f.is_declaration() {
-            if dst.functions[d.0 as usize].is_declaration() {
-                dst.functions[d.0 as usize].ty = ty;
             }
             continue;
-        }
-        let mut body = f.clone();
-        body.ty = ty;
-        body.personality = f.personality.map(|p| map_const(dst, &src, p, &mut maps));
-        for inst in &mut body.insts {
-            inst.ty = map_type(dst, &src, inst.ty, &mut maps);
-            inst.kind.map_values(|v| match v {
-                Value::Const(c) => Value::Const(map_const(dst, &src, c, &mut maps)),
-                Value::InlineAsm(a) => Value::InlineAsm(maps.asms[a.0 as usize]),
-                other => other,
-            });
-            match &mut inst.kind {
-                InstKind::Call { fn_ty, .. } | InstKind::Invoke { fn_ty, .. } => {
-                    *fn_ty = map_type(dst, &src, *fn_ty, &mut maps)
-                }
-                InstKind::Alloca { allocated_ty, .. } => *allocated_ty = map_type(dst, &src, *allocated_ty, &mut maps),
-                InstKind::GetElementPtr { source_ty, .. } => *source_ty = map_type(dst, &src, *source_ty, &mut maps),
-                InstKind::Switch { cases, .. } => {
-                    for c in cases {
-                        c.0 = map_const(dst, &src, c.0, &mut maps);
-                    }
-                }
-                _ => {}
+        };
+        let (dt, st) = (value_type(dst, d).0, value_type(&src, s).0);
+        types.add_mapping(&dst.types, &src.types, dt, st);
+    }
+    types.add_mappings_by_name(&dst.types, &src.types);
+    types.link_defined_bodies(&mut dst.types, &src.types);
+
+    let mut c = Copier::new(dst, &src, types);
+    for asm in &src.inline_asms {
+        let fn_ty = c.ty(asm.fn_ty);
+        c.dst.inline_asms.push(InlineAsm { fn_ty, ..asm.clone() });
+        c.asms.push(pnacl_llvm::ir::AsmId(c.dst.inline_asms.len() as u32 - 1));
+    }
+
+    // Where each source symbol goes, with its final type, before any value moves.
+    let mut slots: HashMap<GlobalRef, GlobalRef> = HashMap::new();
+    let mut retyped: HashMap<ConstId, ConstId> = HashMap::new();
+    let mut superseded: Vec<(GlobalRef, GlobalRef)> = Vec::new();
+    for (s, fate) in fates(&plan) {
+        let slot = match fate {
+            Fate::New => new_symbol(&mut c, &mut names, s),
+            Fate::Appends(g) => GlobalRef::Global(g),
+            Fate::Existing(d) => {
+                merge_into_existing(&mut c, s, d);
+                d
             }
-        }
-        let keep = dst.functions[d.0 as usize].props.clone();
-        let linkage = f.props.linkage;
-        dst.functions[d.0 as usize] = body;
-        dst.functions[d.0 as usize].props = pnacl_llvm::ir::GlobalProps { linkage, ..keep };
-    }
-    for (i, g) in src.globals.iter().enumerate() {
-        let d = maps.globals[i];
-        let value_ty = map_type(dst, &src, g.value_ty, &mut maps);
-        dst.pointer_type(value_ty, g.props.addr_space);
-        if let Some(init) = g.init {
-            let init = map_const(dst, &src, init, &mut maps);
-            let dg = &mut dst.globals[d.0 as usize];
-            if dg.init.is_none() {
-                dg.init = Some(init);
-                dg.value_ty = value_ty;
-                dg.is_constant = g.is_constant;
-                dg.props.linkage = g.props.linkage;
-                dg.props.align = dg.props.align.max(g.props.align);
-                dg.thread_local = g.thread_local;
+            Fate::Replaces(d) if std::mem::discriminant(&d) == std::mem::discriminant(&s) => {
+                let (old_ty, space) = value_type(c.dst, d);
+                let old = c.dst.consts.find(&address(d));
+                let props = merged_props(src.props(s), c.dst.props(d));
+                shell_in_place(&mut c, s, d, props);
+                if let Some(old) = old
+                    && value_type(c.dst, d) != (old_ty, space)
+                    && !c.dst.opaque_pointers
+                {
+                    let old_ptr = c.dst.pointer_type(old_ty, space);
+                    let cast = Const::Expr { ty: old_ptr, op: ExprOp::Cast(CastOp::Bitcast), operands: vec![old] };
+                    retyped.insert(old, c.dst.consts.intern(cast));
+                }
+                d
             }
-        } else if dst.globals[d.0 as usize].init.is_none() {
-            dst.globals[d.0 as usize].value_ty = value_ty;
+            Fate::Replaces(d) => {
+                // Another kind of symbol (an alias over a declaration): a new one, which
+                // takes the old one's uses; the old one goes at the end.
+                let new = new_symbol(&mut c, &mut names, s);
+                superseded.push((d, new));
+                new
+            }
+        };
+        slots.insert(s, slot);
+    }
+    // The destination's own uses of what changed: through a cast to the type they had,
+    // or (a superseded symbol) of the symbol that took its place.
+    let mut moved: HashMap<ConstId, ConstId> = HashMap::new();
+    for &(old, new) in &superseded {
+        if let Some(old_c) = c.dst.consts.find(&address(old)) {
+            moved.insert(old_c, c.symbol_const_of_dst(old, new));
         }
     }
-    for (i, a) in src.aliases.iter().enumerate() {
-        let d = maps.aliases[i];
-        let aliasee = map_const(dst, &src, a.aliasee, &mut maps);
-        let value_ty = map_type(dst, &src, a.value_ty, &mut maps);
-        let da = &mut dst.aliases[d.0 as usize];
-        da.aliasee = aliasee;
-        da.value_ty = value_ty;
+    crate::util::replace_const_uses(c.dst, &moved, false);
+    crate::util::replace_const_uses(c.dst, &retyped, true);
+
+    // The constants each source symbol becomes.
+    for (s, _) in fates(&plan) {
+        let k = c.symbol_const(s, slots[&s]);
+        match s {
+            GlobalRef::Function(_) => c.functions.push(k),
+            GlobalRef::Global(_) => c.globals.push(k),
+            GlobalRef::Alias(_) => c.aliases.push(k),
+        }
     }
-    dst.named_metadata.extend(src.named_metadata);
+
+    // Bodies, initializers and aliasees of the symbols that won.
+    for (s, fate) in fates(&plan) {
+        let slot = slots[&s];
+        match (fate, s, slot) {
+            (Fate::Existing(_), ..) => {}
+            (Fate::Appends(g), GlobalRef::Global(sg), _) => {
+                if let Some(init) = src.globals[sg.0 as usize].init {
+                    c.append(g, init).map_err(LinkError)?;
+                }
+            }
+            (_, GlobalRef::Function(f), GlobalRef::Function(d)) => {
+                if !src.functions[f.0 as usize].is_declaration() {
+                    c.move_function(f, d);
+                }
+            }
+            (_, GlobalRef::Global(g), GlobalRef::Global(d)) => {
+                let init = src.globals[g.0 as usize].init.map(|i| c.constant(i));
+                c.dst.globals[d.0 as usize].init = init;
+            }
+            (_, GlobalRef::Alias(a), GlobalRef::Alias(d)) => {
+                let aliasee = c.constant(src.aliases[a.0 as usize].aliasee);
+                c.dst.aliases[d.0 as usize].aliasee = aliasee;
+            }
+            _ => unreachable!("a replacement of another kind has a new slot of its own kind"),
+        }
+    }
+    drop(c);
+
+    if !src.module_asm.is_empty() {
+        if !dst.module_asm.is_empty() && !dst.module_asm.ends_with('\n') {
+            dst.module_asm.push('\n');
+        }
+        dst.module_asm.push_str(&src.module_asm);
+    }
+    for name in src.named_metadata {
+        if !dst.named_metadata.contains(&name) {
+            dst.named_metadata.push(name);
+        }
+    }
+    let gone: HashSet<GlobalRef> = superseded.iter().map(|&(old, _)| old).collect();
+    if !gone.is_empty() {
+        dst.retain_functions(|f, _| !gone.contains(&GlobalRef::Function(f)));
+        dst.retain_globals(|g, _| !gone.contains(&GlobalRef::Global(g)));
+        dst.retain_aliases(|a, _| !gone.contains(&GlobalRef::Alias(a)));
+    }
     Ok(())
+}
+
+/// Source symbol `s` added to the destination as a declaration of its kind (its body,
+/// initializer or aliasee moves later), under its name: a local symbol whose name is taken
+/// is renamed; an external one takes its name from the symbol that had it (a local, or one
+/// it supersedes), which is renamed, as LLVM's linker forces it.
+fn new_symbol(c: &mut Copier<'_>, names: &mut Names, s: GlobalRef) -> GlobalRef {
+    let src = c.src;
+    let mut props = src.props(s).clone();
+    if !props.name.is_empty()
+        && let Some(other) = names.get(&props.name)
+    {
+        if props.linkage.is_local() {
+            props.name = names.fresh(&props.name);
+        } else {
+            let renamed = names.fresh(&props.name);
+            props_mut(c.dst, other).name = renamed.clone();
+            names.insert(renamed, other);
+        }
+    }
+    let name = props.name.clone();
+    let d = match s {
+        GlobalRef::Function(_) => {
+            c.dst.functions.push(placeholder_function());
+            GlobalRef::Function(FuncId(c.dst.functions.len() as u32 - 1))
+        }
+        GlobalRef::Global(_) => {
+            let g = placeholder_global(c.dst);
+            c.dst.globals.push(g);
+            GlobalRef::Global(GlobalId(c.dst.globals.len() as u32 - 1))
+        }
+        GlobalRef::Alias(_) => {
+            let a = placeholder_alias(c.dst);
+            c.dst.aliases.push(a);
+            GlobalRef::Alias(AliasId(c.dst.aliases.len() as u32 - 1))
+        }
+    };
+    shell_in_place(c, s, d, props);
+    if !name.is_empty() {
+        names.insert(name, d);
+    }
+    d
+}
+
+/// Destination symbol `d` (of `s`'s kind) becomes `s` without its body, initializer or
+/// aliasee, with properties `props` and `s`'s type mapped.
+fn shell_in_place(c: &mut Copier<'_>, s: GlobalRef, d: GlobalRef, props: pnacl_llvm::ir::GlobalProps) {
+    let src = c.src;
+    match (s, d) {
+        (GlobalRef::Function(f), GlobalRef::Function(d)) => {
+            let f = &src.functions[f.0 as usize];
+            let ty = c.ty(f.ty);
+            let mut attrs = f.attrs.clone();
+            attrs.map_types(|t| c.ty(t));
+            c.dst.pointer_type(ty, props.addr_space);
+            c.dst.functions[d.0 as usize] = Function {
+                props,
+                ty,
+                cc: f.cc,
+                attrs,
+                gc: f.gc.clone(),
+                personality: None,
+                params: f.params.clone(),
+                blocks: Vec::new(),
+                insts: Vec::new(),
+            };
+        }
+        (GlobalRef::Global(g), GlobalRef::Global(d)) => {
+            let g = &src.globals[g.0 as usize];
+            let value_ty = c.ty(g.value_ty);
+            c.dst.pointer_type(value_ty, props.addr_space);
+            c.dst.globals[d.0 as usize] = GlobalVar { props, value_ty, init: None, ..g.clone() };
+        }
+        (GlobalRef::Alias(a), GlobalRef::Alias(d)) => {
+            let a = &src.aliases[a.0 as usize];
+            let value_ty = c.ty(a.value_ty);
+            c.dst.pointer_type(value_ty, props.addr_space);
+            let aliasee = c.dst.aliases[d.0 as usize].aliasee;
+            c.dst.aliases[d.0 as usize] = Alias { props, value_ty, aliasee, ..a.clone() };
+        }
+        _ => unreachable!("a shell of another kind"),
+    }
+}
+
+/// The destination symbol `d` stays, as source symbol `s` meets it: the merged visibility
+/// and alignment; a variable two declarations disagree on is not constant.
+fn merge_into_existing(c: &mut Copier<'_>, s: GlobalRef, d: GlobalRef) {
+    let merged = merged_props(c.dst.props(d), c.src.props(s));
+    *props_mut(c.dst, d) = merged;
+    if let (GlobalRef::Global(sg), GlobalRef::Global(dg)) = (s, d) {
+        let sg = &c.src.globals[sg.0 as usize];
+        let dg = &mut c.dst.globals[dg.0 as usize];
+        if dg.init.is_none() && sg.init.is_none() {
+            dg.is_constant &= sg.is_constant;
+        }
+    }
+}
+
+fn placeholder_function() -> Function {
+    Function {
+        props: Default::default(),
+        ty: pnacl_llvm::ir::TypeId(0),
+        cc: 0,
+        attrs: Default::default(),
+        gc: None,
+        personality: None,
+        params: Vec::new(),
+        blocks: Vec::new(),
+        insts: Vec::new(),
+    }
+}
+
+fn placeholder_global(m: &mut Module) -> GlobalVar {
+    GlobalVar {
+        props: Default::default(),
+        value_ty: m.types.int(8),
+        is_constant: false,
+        init: None,
+        thread_local: Default::default(),
+        externally_initialized: false,
+    }
+}
+
+/// An alias whose aliasee is a real constant (an `undef` pointer) until its own moves in.
+fn placeholder_alias(m: &mut Module) -> Alias {
+    let i8t = m.types.int(8);
+    let ptr = m.pointer_type(i8t, 0);
+    let undef = m.consts.intern(Const::Undef(ptr));
+    Alias { props: Default::default(), value_ty: i8t, aliasee: undef, thread_local: Default::default() }
+}
+
+impl Copier<'_> {
+    /// The constant that replaces the destination's own symbol `old` once `new` has taken
+    /// its place: `new`'s address, cast to `old`'s pointer type when they differ.
+    fn symbol_const_of_dst(&mut self, old: GlobalRef, new: GlobalRef) -> ConstId {
+        let (old_ty, old_space) = value_type(self.dst, old);
+        let (new_ty, new_space) = value_type(self.dst, new);
+        let old_ptr = self.dst.pointer_type(old_ty, old_space);
+        let new_ptr = self.dst.pointer_type(new_ty, new_space);
+        let direct = self.dst.consts.intern(address(new));
+        if old_ptr == new_ptr {
+            return direct;
+        }
+        let op = if old_space == new_space { CastOp::Bitcast } else { CastOp::AddrSpaceCast };
+        self.dst.consts.intern(Const::Expr { ty: old_ptr, op: ExprOp::Cast(op), operands: vec![direct] })
+    }
 }
