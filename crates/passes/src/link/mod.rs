@@ -147,8 +147,10 @@ fn link_into(dst: &mut Module, src: Module) -> Result<(), LinkError> {
             moved.insert(old_c, c.symbol_const_of_dst(old, new));
         }
     }
+    // Direct callees too: a typed-pointer call must name a callee of its own function type
+    // (LLVM's linker casts them as well; PNaCl's writer makes such a call indirect).
     crate::util::replace_const_uses(c.dst, &moved, false);
-    crate::util::replace_const_uses(c.dst, &retyped, true);
+    crate::util::replace_const_uses(c.dst, &retyped, false);
 
     // The constants each source symbol becomes.
     for (s, _) in fates(&plan) {

@@ -3,21 +3,8 @@
 //! every global value they name replaced by the destination symbol it resolved to.
 
 use super::types::TypeMapper;
-use pnacl_llvm::ir::{
-    AsmId, CastOp, Const, ConstId, ExprOp, FuncId, Function, GlobalRef, InstKind, Module, Type, TypeId, Value,
-};
+use pnacl_llvm::ir::{AsmId, CastOp, Const, ConstId, ExprOp, FuncId, Function, GlobalRef, Module, Type, TypeId, Value};
 use std::collections::HashMap;
-
-/// What one source global value becomes in the destination's constants.
-#[derive(Clone, Copy)]
-pub(super) struct SymbolConst {
-    /// Its uses: the destination symbol's address, cast to the source's pointer type when
-    /// the two differ (typed pointers only), as LLVM's linker casts it.
-    pub(super) value: ConstId,
-    /// As the callee of a direct call: the address itself, uncast (a call with another
-    /// function type than its callee's is frozen as the indirect call it is).
-    pub(super) direct: ConstId,
-}
 
 /// The state of moving one source module's values into the destination.
 pub(super) struct Copier<'a> {
@@ -25,10 +12,13 @@ pub(super) struct Copier<'a> {
     pub(super) src: &'a Module,
     pub(super) types: TypeMapper,
     consts: HashMap<ConstId, ConstId>,
-    /// Per source symbol, by kind and index.
-    pub(super) functions: Vec<SymbolConst>,
-    pub(super) globals: Vec<SymbolConst>,
-    pub(super) aliases: Vec<SymbolConst>,
+    /// What each source symbol's address becomes, by kind and index: the address of the
+    /// destination symbol it resolved to, cast to the source's pointer type where the two
+    /// differ (typed pointers only; with opaque pointers a call simply keeps its own
+    /// function type), as LLVM's linker casts it.
+    pub(super) functions: Vec<ConstId>,
+    pub(super) globals: Vec<ConstId>,
+    pub(super) aliases: Vec<ConstId>,
     /// Where the source's inline-assembly values went.
     pub(super) asms: Vec<AsmId>,
 }
@@ -54,7 +44,7 @@ impl<'a> Copier<'a> {
 
     /// The constant for source symbol `s` resolved to destination symbol `d`: the address
     /// of `d`, cast to the pointer type `s` has (mapped) when `d`'s differs.
-    pub(super) fn symbol_const(&mut self, s: GlobalRef, d: GlobalRef) -> SymbolConst {
+    pub(super) fn symbol_const(&mut self, s: GlobalRef, d: GlobalRef) -> ConstId {
         let (src_value_ty, src_space) = value_type(self.src, s);
         let src_value_ty = self.ty(src_value_ty);
         let src_ptr = self.dst.pointer_type(src_value_ty, src_space);
@@ -65,13 +55,11 @@ impl<'a> Copier<'a> {
             GlobalRef::Global(g) => Const::Global(g),
             GlobalRef::Alias(a) => Const::Alias(a),
         });
-        let value = if src_ptr == dst_ptr {
-            direct
-        } else {
-            let op = if src_space == dst_space { CastOp::Bitcast } else { CastOp::AddrSpaceCast };
-            self.dst.consts.intern(Const::Expr { ty: src_ptr, op: ExprOp::Cast(op), operands: vec![direct] })
-        };
-        SymbolConst { value, direct }
+        if src_ptr == dst_ptr {
+            return direct;
+        }
+        let op = if src_space == dst_space { CastOp::Bitcast } else { CastOp::AddrSpaceCast };
+        self.dst.consts.intern(Const::Expr { ty: src_ptr, op: ExprOp::Cast(op), operands: vec![direct] })
     }
 
     /// The destination constant for source constant `c`.
@@ -80,9 +68,9 @@ impl<'a> Copier<'a> {
             return d;
         }
         let k = match self.src.consts.get(c).clone() {
-            Const::Function(f) => return self.memo(c, self.functions[f.0 as usize].value),
-            Const::Global(g) => return self.memo(c, self.globals[g.0 as usize].value),
-            Const::Alias(a) => return self.memo(c, self.aliases[a.0 as usize].value),
+            Const::Function(f) => return self.memo(c, self.functions[f.0 as usize]),
+            Const::Global(g) => return self.memo(c, self.globals[g.0 as usize]),
+            Const::Alias(a) => return self.memo(c, self.aliases[a.0 as usize]),
             Const::Int { ty, value } => Const::Int { ty: self.ty(ty), value },
             Const::WideInt { ty, words } => Const::WideInt { ty: self.ty(ty), words },
             Const::Float { ty, bits } => Const::Float { ty: self.ty(ty), bits },
@@ -106,7 +94,11 @@ impl<'a> Copier<'a> {
             }
             Const::BlockAddress { ty, func, block } => {
                 let ty = self.ty(ty);
-                match self.dst.consts.get(self.functions[func.0 as usize].direct) {
+                let mut target = self.functions[func.0 as usize];
+                while let Const::Expr { operands, .. } = self.dst.consts.get(target) {
+                    target = operands[0];
+                }
+                match self.dst.consts.get(target) {
                     &Const::Function(func) => Const::BlockAddress { ty, func, block },
                     _ => Const::Undef(ty),
                 }
@@ -131,27 +123,12 @@ impl<'a> Copier<'a> {
         body.personality = body.personality.map(|p| self.constant(p));
         for inst in &mut body.insts {
             inst.map_types(|t| self.types.get(&mut self.dst.types, &src.types, t));
-            // A direct callee stays direct; every other use of a symbol is cast as needed.
-            let direct_callee = match &inst.kind {
-                InstKind::Call { callee: Value::Const(c), .. } | InstKind::Invoke { callee: Value::Const(c), .. } => {
-                    match src.consts.get(*c) {
-                        Const::Function(g) => Some(self.functions[g.0 as usize].direct),
-                        _ => None,
-                    }
-                }
-                _ => None,
-            };
             inst.kind.map_values(|v| match v {
                 Value::Const(c) => Value::Const(self.constant(c)),
                 Value::InlineAsm(a) => Value::InlineAsm(self.asms[a.0 as usize]),
                 other => other,
             });
             inst.map_other_consts(|c| self.constant(c));
-            if let (Some(direct), InstKind::Call { callee, .. } | InstKind::Invoke { callee, .. }) =
-                (direct_callee, &mut inst.kind)
-            {
-                *callee = Value::Const(direct);
-            }
         }
         let slot = &mut self.dst.functions[d.0 as usize];
         body.props = std::mem::take(&mut slot.props);
