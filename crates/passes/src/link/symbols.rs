@@ -208,3 +208,65 @@ pub(super) fn merged_props(winner: &GlobalProps, other: &GlobalProps) -> GlobalP
         ..winner.clone()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn props(linkage: Linkage, align: u32) -> GlobalProps {
+        GlobalProps { name: "x".into(), linkage, align, ..Default::default() }
+    }
+
+    /// The fate of a source variable (`src`: linkage, declaration, size) against the
+    /// destination's.
+    fn fate(dst: (Linkage, bool, u64), src: (Linkage, bool, u64)) -> Result<Fate, LinkError> {
+        let (dp, sp) = (props(dst.0, 0), props(src.0, 0));
+        let d = Candidate { r: GlobalRef::Global(GlobalId(0)), props: &dp, declaration: dst.1, size: dst.2 };
+        let s = Candidate { r: GlobalRef::Global(GlobalId(1)), props: &sp, declaration: src.1, size: src.2 };
+        decide(&d, &s)
+    }
+
+    #[test]
+    fn resolution_follows_llvm() {
+        use Linkage::*;
+        let existing = Ok(Fate::Existing(GlobalRef::Global(GlobalId(0))));
+        let replaces = Ok(Fate::Replaces(GlobalRef::Global(GlobalId(0))));
+        // A definition over a declaration, either way round.
+        assert_eq!(fate((External, true, 0), (External, false, 4)), replaces);
+        assert_eq!(fate((External, false, 4), (External, true, 0)), existing);
+        // A strong definition over a weak or common one, either way round.
+        assert_eq!(fate((WeakAny, false, 4), (External, false, 4)), replaces);
+        assert_eq!(fate((External, false, 4), (WeakAny, false, 4)), existing);
+        assert_eq!(fate((Common, false, 64), (External, false, 4)), replaces);
+        assert_eq!(fate((External, false, 4), (Common, false, 64)), existing);
+        // Of two weak definitions the first stays, except a weak one over a linkonce one.
+        assert_eq!(fate((WeakAny, false, 4), (WeakAny, false, 4)), existing);
+        assert_eq!(fate((LinkOnceOdr, false, 4), (WeakOdr, false, 4)), replaces);
+        // Of two common symbols the larger, the first if equal.
+        assert_eq!(fate((Common, false, 16), (Common, false, 64)), replaces);
+        assert_eq!(fate((Common, false, 64), (Common, false, 16)), existing);
+        assert_eq!(fate((Common, false, 16), (Common, false, 16)), existing);
+        // A weak reference made strong by a declaration; a body for inlining over a declaration.
+        assert_eq!(fate((ExternalWeak, true, 0), (External, true, 0)), replaces);
+        assert_eq!(fate((External, true, 0), (ExternalWeak, true, 0)), existing);
+        assert_eq!(fate((External, true, 0), (AvailableExternally, false, 4)), replaces);
+        assert_eq!(fate((AvailableExternally, false, 4), (External, false, 4)), replaces);
+        // Two strong definitions; an appending array against another array.
+        assert!(fate((External, false, 4), (External, false, 4)).is_err());
+        assert!(fate((Appending, false, 4), (External, false, 4)).is_err());
+        assert_eq!(fate((Appending, false, 4), (Appending, false, 4)), Ok(Fate::Appends(GlobalId(0))));
+    }
+
+    #[test]
+    fn merged_properties_keep_the_larger_alignment_and_stricter_visibility() {
+        let mut winner = props(Linkage::External, 4);
+        winner.visibility = Visibility::Default;
+        winner.unnamed_addr = UnnamedAddr::Global;
+        let mut other = props(Linkage::External, 32);
+        other.visibility = Visibility::Hidden;
+        other.unnamed_addr = UnnamedAddr::None;
+        let m = merged_props(&winner, &other);
+        assert_eq!((m.align, m.visibility, m.unnamed_addr), (32, Visibility::Hidden, UnnamedAddr::None));
+        assert_eq!(m.linkage, Linkage::External);
+    }
+}
