@@ -1,0 +1,3 @@
+void note(char c);
+
+__attribute__((constructor)) static void init_c(void) { note('c'); }
