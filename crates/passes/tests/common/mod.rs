@@ -58,7 +58,18 @@ pub fn cases() -> Vec<Case> {
 }
 
 /// Runs `cmd` with `input` on stdin; its stdout, or an error with its stderr.
-pub fn run_tool(mut cmd: Command, input: &[u8]) -> Result<Vec<u8>, String> {
+pub fn run_tool(cmd: Command, input: &[u8]) -> Result<Vec<u8>, String> {
+    let program = cmd.get_program().to_owned();
+    let out = run_tool_output(cmd, input)?;
+    if out.status.success() {
+        Ok(out.stdout)
+    } else {
+        Err(format!("{program:?} failed ({}):\n{}", out.status, String::from_utf8_lossy(&out.stderr)))
+    }
+}
+
+/// Runs `cmd` with `input` on stdin; its whole output, whatever its exit status.
+pub fn run_tool_output(mut cmd: Command, input: &[u8]) -> Result<std::process::Output, String> {
     use std::io::Write;
     let mut child = cmd
         .stdin(Stdio::piped())
@@ -71,11 +82,7 @@ pub fn run_tool(mut cmd: Command, input: &[u8]) -> Result<Vec<u8>, String> {
     let writer = std::thread::spawn(move || stdin.write_all(&input));
     let out = child.wait_with_output().map_err(|e| format!("{cmd:?}: {e}"))?;
     writer.join().unwrap().map_err(|e| format!("{cmd:?}: writing stdin: {e}"))?;
-    if out.status.success() {
-        Ok(out.stdout)
-    } else {
-        Err(format!("{:?} failed ({}):\n{}", cmd.get_program(), out.status, String::from_utf8_lossy(&out.stderr)))
-    }
+    Ok(out)
 }
 
 /// `text` assembled to bitcode by llvm-as-14.
