@@ -8,8 +8,8 @@ use crate::module::{Env, FuncType, Helper, LONGJMP_TAG, func_type, helper_type};
 use wasm_encoder::{
     BlockType, CodeSection, ConstExpr, CustomSection, DataCountSection, DataSection, ElementSection, Elements,
     EntityType, ExportKind, ExportSection, Function, FunctionSection, GlobalSection, GlobalType, ImportSection,
-    InstructionSink, MemoryType, NameMap, NameSection, RefType, TableSection, TableType, TagKind,
-    TagSection, TagType, TypeSection, ValType,
+    InstructionSink, MemoryType, NameMap, NameSection, RefType, TableSection, TableType, TagKind, TagSection, TagType,
+    TypeSection, ValType,
 };
 
 /// A run of zero bytes at least this long splits the globals' data into two segments.
@@ -97,7 +97,13 @@ pub(crate) fn module(env: &Env<'_>, parts: Parts) -> Vec<u8> {
     // Tables.
     let table_len = (m.functions.len() + irt::FUNCTIONS.len()) as u64;
     let mut tables = TableSection::new();
-    let table = TableType { element_type: RefType::FUNCREF, table64: false, minimum: table_len, maximum: Some(table_len), shared: false };
+    let table = TableType {
+        element_type: RefType::FUNCREF,
+        table64: false,
+        minimum: table_len,
+        maximum: Some(table_len),
+        shared: false,
+    };
     tables.table(table);
     if !env.adapters.is_empty() {
         tables.table(table);
@@ -147,7 +153,8 @@ pub(crate) fn module(env: &Env<'_>, parts: Parts) -> Vec<u8> {
     let irt_funcs: Vec<u32> = (0..irt::FUNCTIONS.len() as u32).collect();
     elements.active(None, &ConstExpr::i32_const(m.functions.len() as i32), Elements::Functions(irt_funcs.into()));
     if !env.adapters.is_empty() {
-        let getter = |t: &FuncType| env.first_getter() + env.getters.iter().position(|g| g == t).expect("listed") as u32;
+        let getter =
+            |t: &FuncType| env.first_getter() + env.getters.iter().position(|g| g == t).expect("listed") as u32;
         let mut f = 0;
         while f < indices.len() {
             if indices[f] == u32::MAX {

@@ -99,7 +99,12 @@ impl Graph {
             });
         }
         let has_phis: Vec<bool> = (0..n)
-            .map(|b| body.block_insts(b).next().is_some_and(|i| matches!(body.insts[i], Inst::Phi { .. })))
+            .map(|b| {
+                body.block_insts(b)
+                    .map(|i| &body.insts[i])
+                    .find(|i| !matches!(i, Inst::ForwardDecl { .. }))
+                    .is_some_and(|i| matches!(i, Inst::Phi { .. }))
+            })
             .collect();
         for b in 0..n {
             let node = last[b] as usize;

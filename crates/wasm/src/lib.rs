@@ -74,7 +74,7 @@ pub mod meta;
 mod module;
 
 pub use error::Refusal;
-pub use host::HOST_FILES;
+pub use host::{HOST_DIR, HOST_FILES, launcher};
 
 use pnacl_bitcode::Module;
 use pnacl_bitcode::abi::IntrinsicKind as K;
@@ -104,9 +104,9 @@ pub struct Output {
 
 /// True if a global's data contains `needle`.
 fn data_contains(m: &Module, needle: &[u8]) -> bool {
-    m.globals.iter().any(|g| {
-        g.inits.iter().any(|i| matches!(i, Init::Data(d) if d.windows(needle.len()).any(|w| w == needle)))
-    })
+    m.globals
+        .iter()
+        .any(|g| g.inits.iter().any(|i| matches!(i, Init::Data(d) if d.windows(needle.len()).any(|w| w == needle))))
 }
 
 /// True if `m` is a browser (PPAPI) program: its data names the `nacl-irt-ppapihook`

@@ -157,7 +157,13 @@ impl<'m> Env<'m> {
             })
             .collect();
         let intrinsics: Vec<Option<&'static Intrinsic>> = (0..m.functions.len() as u32)
-            .map(|f| if m.functions[f as usize].body.is_none() { names_table.get(ValueId(f)).and_then(intrinsic) } else { None })
+            .map(|f| {
+                if m.functions[f as usize].body.is_none() {
+                    names_table.get(ValueId(f)).and_then(intrinsic)
+                } else {
+                    None
+                }
+            })
             .collect();
         let fmod = irt::FUNCTIONS.len() as u32;
         let mut next = fmod + 1;
@@ -228,9 +234,13 @@ impl<'m> Env<'m> {
                 if let Some(ret) = indirect_ret {
                     let params: Vec<Ty> = body.args(args).map(ty).collect();
                     sites.push(func_type(ret, &params));
-                } else if self.intrinsics.get(callee.0 as usize).copied().flatten().is_some_and(|i| {
-                    matches!(i.kind, K::Setjmp | K::Longjmp)
-                }) {
+                } else if self
+                    .intrinsics
+                    .get(callee.0 as usize)
+                    .copied()
+                    .flatten()
+                    .is_some_and(|i| matches!(i.kind, K::Setjmp | K::Longjmp))
+                {
                     self.sjlj = true;
                 }
             }

@@ -231,7 +231,11 @@ impl Func<'_, '_> {
         if let Some((from, to)) = e.phis {
             let mut stores = Vec::new();
             for i in self.body.block_insts(to as usize) {
-                let Inst::Phi { incoming, ty } = self.body.insts[i] else { break };
+                let (incoming, ty) = match self.body.insts[i] {
+                    Inst::Phi { incoming, ty } => (incoming, ty),
+                    Inst::ForwardDecl { .. } => continue,
+                    _ => break,
+                };
                 let n = self.inst_value[i];
                 if n == u32::MAX || self.uses[n as usize] == 0 {
                     continue;

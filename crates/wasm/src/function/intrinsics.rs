@@ -106,7 +106,7 @@ impl Func<'_, '_> {
             }
             K::Setjmp => self.setjmp(i, args[0])?,
             K::Longjmp => {
-                let f = self.f;
+                let f = self.env.function_index(self.f);
                 self.sink().i32_const(f as i32).global_set(GLOBAL_LONGJMP_FROM);
                 self.push(args[0])?;
                 self.push(args[1])?;
@@ -233,8 +233,18 @@ impl Func<'_, '_> {
         self.push_address(buf)?;
         let mut s = self.sink();
         s.local_tee(b).local_get(token).i32_store(atomic_arg(1, 0));
-        s.local_get(b).i32_const(label as i32).i32_store(MemArg { offset: 4, align: 0, target: MemArgTarget::Memory(0), ordering: None });
-        s.local_get(b).global_get(GLOBAL_SP).i32_store(MemArg { offset: 8, align: 0, target: MemArgTarget::Memory(0), ordering: None });
+        s.local_get(b).i32_const(label as i32).i32_store(MemArg {
+            offset: 4,
+            align: 0,
+            target: MemArgTarget::Memory(0),
+            ordering: None,
+        });
+        s.local_get(b).global_get(GLOBAL_SP).i32_store(MemArg {
+            offset: 8,
+            align: 0,
+            target: MemArgTarget::Memory(0),
+            ordering: None,
+        });
         s.i32_const(0).local_set(value).i32_const(0);
         self.free_temp(ValType::I32, b);
         Ok(())
@@ -275,10 +285,17 @@ impl Func<'_, '_> {
         let (b, v) = (self.temp(ValType::I32), self.temp(ValType::I32));
         let mut s = self.sink();
         s.catch(LONGJMP_TAG).local_set(v).local_set(b);
-        s.local_get(b).i32_load(MemArg { offset: 0, align: 0, target: MemArgTarget::Memory(0), ordering: None }).local_get(token).i32_ne();
+        s.local_get(b)
+            .i32_load(MemArg { offset: 0, align: 0, target: MemArgTarget::Memory(0), ordering: None })
+            .local_get(token)
+            .i32_ne();
         s.if_(BlockType::Empty).rethrow(1).end();
-        s.local_get(b).i32_load(MemArg { offset: 4, align: 0, target: MemArgTarget::Memory(0), ordering: None }).local_set(label);
-        s.local_get(b).i32_load(MemArg { offset: 8, align: 0, target: MemArgTarget::Memory(0), ordering: None }).global_set(GLOBAL_SP);
+        s.local_get(b)
+            .i32_load(MemArg { offset: 4, align: 0, target: MemArgTarget::Memory(0), ordering: None })
+            .local_set(label);
+        s.local_get(b)
+            .i32_load(MemArg { offset: 8, align: 0, target: MemArgTarget::Memory(0), ordering: None })
+            .global_set(GLOBAL_SP);
         s.local_get(v).i32_const(1).local_get(v).select().local_set(value);
         s.br(1).end().end();
         self.ctx.truncate(self.ctx.len().saturating_sub(2));

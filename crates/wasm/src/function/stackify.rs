@@ -22,12 +22,16 @@ impl Func<'_, '_> {
     pub(super) fn is_pure(&self, i: usize) -> bool {
         match self.body.insts[i] {
             Inst::Binop { op, lhs, .. } => {
-                !matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem) || self.ty(lhs).element().is_float()
+                !matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem)
+                    || self.ty(lhs).element().is_float()
             }
             Inst::Cast { .. } | Inst::Cmp { .. } | Inst::Select { .. } => true,
             Inst::ExtractElement { .. } | Inst::InsertElement { .. } => true,
             Inst::Call { callee, indirect_ret: None, .. } => self.env.intrinsic(callee.0).is_some_and(|intr| {
-                matches!(intr.kind, K::Bswap | K::Ctlz | K::Cttz | K::Ctpop | K::Fabs | K::Sqrt | K::ReadTp | K::AtomicIsLockFree)
+                matches!(
+                    intr.kind,
+                    K::Bswap | K::Ctlz | K::Cttz | K::Ctpop | K::Fabs | K::Sqrt | K::ReadTp | K::AtomicIsLockFree
+                )
             }),
             _ => false,
         }

@@ -155,10 +155,6 @@ impl Func<'_, '_> {
 
     /// The branch depth of node `to`'s label.
     pub(super) fn depth(&self, to: NodeId) -> Option<u32> {
-        self.ctx
-            .iter()
-            .rev()
-            .position(|c| matches!(*c, Ctx::Loop(x) | Ctx::Block(x) if x == to))
-            .map(|d| d as u32)
+        self.ctx.iter().rev().position(|c| matches!(*c, Ctx::Loop(x) | Ctx::Block(x) if x == to)).map(|d| d as u32)
     }
 }

@@ -234,15 +234,7 @@ impl Func<'_, '_> {
             6 => k.local_get(ta).local_get(tb).f32x4_lt().local_get(ta).local_get(tb).f32x4_gt().v128_or(),
             7 => k.local_get(ta).local_get(ta).f32x4_eq().local_get(tb).local_get(tb).f32x4_eq().v128_and(),
             8 => k.local_get(ta).local_get(ta).f32x4_ne().local_get(tb).local_get(tb).f32x4_ne().v128_or(),
-            9 => k
-                .local_get(ta)
-                .local_get(tb)
-                .f32x4_lt()
-                .local_get(ta)
-                .local_get(tb)
-                .f32x4_gt()
-                .v128_or()
-                .v128_not(),
+            9 => k.local_get(ta).local_get(tb).f32x4_lt().local_get(ta).local_get(tb).f32x4_gt().v128_or().v128_not(),
             10 => k.local_get(ta).local_get(tb).f32x4_le().v128_not(),
             11 => k.local_get(ta).local_get(tb).f32x4_lt().v128_not(),
             12 => k.local_get(ta).local_get(tb).f32x4_ge().v128_not(),
@@ -356,7 +348,13 @@ impl Func<'_, '_> {
         Ok(())
     }
 
-    pub(super) fn insert(&mut self, i: usize, vector: ValueId, element: ValueId, index: ValueId) -> Result<(), Refusal> {
+    pub(super) fn insert(
+        &mut self,
+        i: usize,
+        vector: ValueId,
+        element: ValueId,
+        index: ValueId,
+    ) -> Result<(), Refusal> {
         let t = self.ty(vector);
         let k = self.lane_index(i, index, t)?;
         self.push(vector)?;
