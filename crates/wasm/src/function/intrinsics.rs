@@ -218,8 +218,8 @@ impl Func<'_, '_> {
     fn bswap32(&mut self) {
         let x = self.temp(ValType::I32);
         let mut s = self.sink();
-        s.local_tee(x).i32_const(0xff00_ff00u32 as i32).i32_and().i32_const(8).i32_rotr();
-        s.local_get(x).i32_const(0x00ff_00ff).i32_and().i32_const(8).i32_rotl().i32_or();
+        s.local_tee(x).i32_const(0x00ff_00ff).i32_and().i32_const(8).i32_rotr();
+        s.local_get(x).i32_const(0xff00_ff00u32 as i32).i32_and().i32_const(8).i32_rotl().i32_or();
         self.free_temp(ValType::I32, x);
     }
 

@@ -55,7 +55,10 @@ impl Func<'_, '_> {
             },
             Inst::Select { on_true, on_false, .. } => self.is_clean(on_true) && self.is_clean(on_false),
             Inst::ExtractElement { vector, .. } => self.ty(vector).element() != Ty::I1,
-            Inst::Call { .. } => true,
+            Inst::Call { callee, indirect_ret: None, .. } => self.env.intrinsic(callee.0).is_some_and(|i| {
+                use pnacl_bitcode::abi::IntrinsicKind as K;
+                matches!(i.kind, K::AtomicLoad | K::AtomicRmw | K::AtomicCmpxchg)
+            }),
             _ => false,
         }
     }
