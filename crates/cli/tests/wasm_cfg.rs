@@ -76,7 +76,7 @@ impl Machine {
         let mut names: HashMap<(usize, bool), String> = HashMap::new();
         let mut defined: HashMap<(usize, bool), bool> = HashMap::new();
         let mut exits = Vec::new();
-        for k in 0..n {
+        for (k, state_preds) in preds.iter().enumerate() {
             b.block(h(k));
             let mut acc_in = Vec::new();
             let mut fuel_in = Vec::new();
@@ -86,7 +86,7 @@ impl Machine {
                     fuel_in.push((fuel0.clone(), 0));
                 }
             }
-            for &j in &preds[k] {
+            for &j in state_preds {
                 for (which, list) in [(false, &mut acc_in), (true, &mut fuel_in)] {
                     let name = names.entry((j, which)).or_insert_with(|| b.forward("i32")).clone();
                     list.push((name, c(j)));

@@ -106,8 +106,8 @@ impl Graph {
                     .is_some_and(|i| matches!(i, Inst::Phi { .. }))
             })
             .collect();
-        for b in 0..n {
-            let node = last[b] as usize;
+        for (b, &node) in last.iter().enumerate() {
+            let node = node as usize;
             let mut succ = Vec::new();
             body.for_each_successor(b, |t| {
                 if (t as usize) < n {

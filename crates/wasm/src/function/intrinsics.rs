@@ -93,8 +93,8 @@ impl Func<'_, '_> {
                 self.sink().call(trap);
             }
             K::Memcpy | K::Memmove | K::Memset => {
-                for k in 0..3 {
-                    self.push(args[k])?;
+                for &a in &args[..3] {
+                    self.push(a)?;
                 }
                 let h = match intr.kind {
                     K::Memcpy => Helper::Memcpy,
