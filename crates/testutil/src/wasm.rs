@@ -9,6 +9,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
+/// Programs of the `run` suites that `pnacl wasm` does not run as `pnacl run` does, by
+/// name, with the reason; run under `pnacl run` only.
+pub const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
+    ("const", "wasm cannot make memory read-only: a store to a constant does not trap"),
+    ("abi", "pnacl wasm refuses a module that is not ABI-clean when translating (status 3), not when running"),
+];
+
 /// Node: `/usr/bin/node`, or `node` on the PATH. Panics with what to install when missing.
 pub fn node() -> PathBuf {
     let candidates = std::env::var_os("PATH")

@@ -14,6 +14,7 @@
  * @property {number} stack_bottom
  * @property {number} stack_top
  * @property {Record<string, string>} traps  trapping helpers by function index
+ * @property {number[]} transparent  helpers whose traps name their caller
  */
 
 /** The metadata format this host reads. */

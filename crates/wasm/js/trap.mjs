@@ -46,9 +46,10 @@ export function trapLine(e, module, meta, sjlj) {
   let message = MESSAGES.find(([wasm]) => text.includes(wasm))?.[1] ?? text;
   let f = frames(e);
   if (f.length > 0 && meta.traps[String(f[0])] !== undefined) {
-    if (text.includes('unreachable') || text.includes('memory access out of bounds')) message = meta.traps[String(f[0])];
+    if (text.includes('unreachable')) message = meta.traps[String(f[0])];
     f = f.slice(1);
   }
+  while (f.length > 0 && meta.transparent.includes(f[0])) f = f.slice(1);
   const name = f.length > 0 ? names().get(f[0]) : undefined;
   return `pnacl: trap: ${message}${name ? ` in function ${name}` : ''}\n`;
 }

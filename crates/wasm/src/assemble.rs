@@ -237,28 +237,33 @@ pub(crate) fn adapter_type(t: &FuncType) -> FuncType {
 fn helper(env: &Env<'_>, h: Helper, segs: &[(u32, &[u8])]) -> Function {
     let mut f = Function::new([]);
     let mut s = f.instructions();
+    let intrinsic = env.helper(Helper::TrapIntrinsic);
+    let null = env.helper(Helper::TrapNull);
+    // A range past 4 GiB traps as `pnacl run`'s does ("memory intrinsic out of bounds"); one
+    // in the null page with --checked as an access there; the rest is wasm's own check.
     let check = |s: &mut InstructionSink<'_>, args: &[u32]| {
-        // With --checked, a non-empty range starting in the null page traps.
-        s.local_get(2).i32_const(0).i32_ne();
         for &a in args {
-            s.local_get(a).i32_const(crate::layout::NULL_PAGE_END as i32).i32_lt_u();
+            s.local_get(a).i64_extend_i32_u().local_get(2).i64_extend_i32_u().i64_add();
+            s.i64_const(1 << 32).i64_gt_u().if_(BlockType::Empty).call(intrinsic).end();
         }
-        if args.len() == 2 {
-            s.i32_or();
+        if env.checked {
+            s.local_get(2).i32_const(0).i32_ne();
+            for &a in args {
+                s.local_get(a).i32_const(crate::layout::NULL_PAGE_END as i32).i32_lt_u();
+            }
+            if args.len() == 2 {
+                s.i32_or();
+            }
+            s.i32_and().if_(BlockType::Empty).call(null).end();
         }
-        s.i32_and().if_(BlockType::Empty).unreachable().end();
     };
     match h {
         Helper::Memcpy | Helper::Memmove => {
-            if env.checked {
-                check(&mut s, &[0, 1]);
-            }
+            check(&mut s, &[0, 1]);
             s.local_get(0).local_get(1).local_get(2).memory_copy(0, 0);
         }
         Helper::Memset => {
-            if env.checked {
-                check(&mut s, &[0]);
-            }
+            check(&mut s, &[0]);
             s.local_get(0).local_get(1).local_get(2).memory_fill(0);
         }
         Helper::InitMemory => {

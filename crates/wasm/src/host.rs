@@ -34,10 +34,10 @@ pub fn launcher(wasm_name: &str, pexe: &str) -> String {
         "// Runs {} (translated by pnacl wasm from {}) under Node:\n\
          //   node THIS.mjs [--dir HOST[::GUEST]]... [--env KEY=VALUE]... [--inherit-env] [--max-memory SIZE] [--] [ARGS...]\n\
          import {{ main }} from './{HOST_DIR}/node.mjs';\n\n\
-         await main({{ wasm: new URL({}, import.meta.url), argv0: {} }});\n",
+         await main({{ wasm: new URL(`./${{encodeURIComponent({})}}`, import.meta.url), argv0: {} }});\n",
         one_line(wasm_name),
         one_line(pexe),
-        crate::meta::json_string(&format!("./{wasm_name}")),
+        crate::meta::json_string(wasm_name),
         crate::meta::json_string(pexe),
     )
 }

@@ -11,6 +11,8 @@
 //!   thread's stack; the heap starts at `stack_top`.
 //! - `traps`: the helper functions that trap, by function index, with the message of
 //!   their trap (the function named in it is their caller).
+//! - `transparent`: helper functions whose traps keep wasm's message but name their
+//!   caller.
 
 use crate::module::{Env, Helper};
 use std::fmt::Write;
@@ -42,10 +44,14 @@ pub(crate) fn metadata(env: &Env<'_>, entry: u32, shared: bool, browser: bool) -
             traps.push(format!("\"{}\":{}", env.helper(h), json_string(m)));
         }
     }
+    let mut transparent: Vec<String> =
+        Helper::ALL.iter().filter(|h| h.is_transparent()).map(|&h| env.helper(h).to_string()).collect();
+    // The adapters, whose call_indirect traps are their callers'.
+    transparent.extend(env.adapters.iter().map(|(_, index)| index.to_string()));
     format!(
         "{{\"format\":1,\"functions\":{},\"entry\":{},\"shared\":{shared},\"browser\":{browser},\
          \"initial_pages\":{},\"maximum_pages\":{},\"data_end\":{},\"stack_bottom\":{},\"stack_top\":{},\
-         \"traps\":{{{}}}}}",
+         \"traps\":{{{}}},\"transparent\":[{}]}}",
         env.m.functions.len(),
         json_string(&env.names[entry as usize]),
         env.initial_pages(),
@@ -53,6 +59,7 @@ pub(crate) fn metadata(env: &Env<'_>, entry: u32, shared: bool, browser: bool) -
         l.data_end,
         l.stack_bottom,
         l.stack_top,
-        traps.join(",")
+        traps.join(","),
+        transparent.join(",")
     )
 }

@@ -42,6 +42,8 @@ pub enum Helper {
     TrapSignature,
     /// An access to the null page (`--checked`): traps.
     TrapNull,
+    /// A memory intrinsic's range runs past 4 GiB: traps.
+    TrapIntrinsic,
     /// `memcpy(dst, src, len)`.
     Memcpy,
     /// `memmove(dst, src, len)`.
@@ -56,11 +58,12 @@ pub enum Helper {
 
 impl Helper {
     /// Every helper, in function index order.
-    pub const ALL: [Helper; 9] = [
+    pub const ALL: [Helper; 10] = [
         Helper::TrapLlvm,
         Helper::TrapStack,
         Helper::TrapSignature,
         Helper::TrapNull,
+        Helper::TrapIntrinsic,
         Helper::Memcpy,
         Helper::Memmove,
         Helper::Memset,
@@ -75,9 +78,15 @@ impl Helper {
             Helper::TrapStack => "guest stack exhausted",
             Helper::TrapSignature => "indirect call signature mismatch",
             Helper::TrapNull => "memory access out of bounds",
-            Helper::Memcpy | Helper::Memmove | Helper::Memset => "memory intrinsic out of bounds",
+            Helper::TrapIntrinsic => "memory intrinsic out of bounds",
             _ => return None,
         })
+    }
+
+    /// True for a helper that traps' callers are named in messages instead of it (its own
+    /// traps keep wasm's message).
+    pub fn is_transparent(self) -> bool {
+        matches!(self, Helper::Memcpy | Helper::Memmove | Helper::Memset)
     }
 
     /// Its name in the name section.
@@ -87,6 +96,7 @@ impl Helper {
             Helper::TrapStack => "pnacl.trap.stack",
             Helper::TrapSignature => "pnacl.trap.signature",
             Helper::TrapNull => "pnacl.trap.null",
+            Helper::TrapIntrinsic => "pnacl.trap.intrinsic",
             Helper::Memcpy => "pnacl.memcpy",
             Helper::Memmove => "pnacl.memmove",
             Helper::Memset => "pnacl.memset",

@@ -34,6 +34,9 @@ impl Func<'_, '_> {
             NodeKind::Code { start, end, .. } => {
                 let (start, end) = (start as usize, end as usize);
                 self.resume_prologue(g, x);
+                if self.frame.as_ref().is_some_and(|f| f.at == Some(x)) {
+                    self.allocate_frame();
+                }
                 self.code(start, end)?;
                 let last = end.checked_sub(1).map(|i| (i, self.body.insts[i]));
                 match last {

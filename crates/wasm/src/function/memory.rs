@@ -12,7 +12,7 @@
 //! 64 KiB (the null page) traps.
 
 use super::Func;
-use crate::cfg::Graph;
+use crate::cfg::{Graph, NodeId, NodeKind};
 use crate::error::Refusal;
 use crate::module::{GLOBAL_SP, GLOBAL_STACK_LIMIT, Helper};
 use pnacl_bitcode::ir::{Inst, Ty, ValueId, ValueKind};
@@ -26,6 +26,13 @@ pub(crate) struct Frame {
     base: Option<u32>,
     /// Offsets of the static allocas, by instruction index.
     offsets: Vec<(u32, u32)>,
+    /// The frame's size and alignment.
+    size: u32,
+    align: u32,
+    /// Where the frame is allocated, when not in the prologue: the nearest common
+    /// dominator of its uses (not in a loop), so that a path that does not need it does
+    /// not allocate it, as under `pnacl run`.
+    pub at: Option<NodeId>,
 }
 
 /// A memory argument at offset 0 with alignment `align` bytes (at most the natural one).
@@ -82,30 +89,87 @@ impl Func<'_, '_> {
         if any {
             let saved = self.new_local(ValType::I32);
             self.sink().global_get(GLOBAL_SP).local_set(saved);
-            let base = if offsets.is_empty() {
-                None
-            } else {
-                let base = self.new_local(ValType::I32);
-                let mut s = self.sink();
-                s.local_get(saved).i32_const(total as i32).i32_sub().i32_const(-(max_align as i32)).i32_and();
-                s.local_tee(base).global_set(GLOBAL_SP);
-                self.stack_check(base, saved);
-                Some(base)
-            };
-            self.frame = Some(Frame { saved, base, offsets });
+            let base = (!offsets.is_empty()).then(|| self.new_local(ValType::I32));
+            let at = if offsets.is_empty() { None } else { self.frame_place(g, &offsets) };
+            self.frame = Some(Frame { saved, base, offsets, size: total as u32, align: max_align, at });
+            if at.is_none() && base.is_some() {
+                self.allocate_frame();
+            }
         }
         self.sjlj_prologue(g);
         Ok(())
     }
 
-    /// Traps with "guest stack exhausted" if the stack pointer `new` (a local) is below
-    /// the limit or above `old` (it wrapped).
-    fn stack_check(&mut self, new: u32, old: u32) {
+    /// Allocates the static frame: the base from the stack pointer at entry (so doing it
+    /// again, in a loop, changes nothing), checked against the stack limit.
+    pub(super) fn allocate_frame(&mut self) {
+        let Some(f) = &self.frame else { return };
+        let (Some(base), saved, size, align) = (f.base, f.saved, f.size, f.align) else { return };
         let trap = self.env.helper(Helper::TrapStack);
         let mut s = self.sink();
-        s.local_get(new).global_get(GLOBAL_STACK_LIMIT).i32_lt_u();
-        s.local_get(new).local_get(old).i32_gt_u().i32_or();
+        s.local_get(saved).global_get(GLOBAL_STACK_LIMIT).i32_sub().i32_const(size as i32).i32_lt_u();
+        s.local_get(saved).i32_const(size as i32).i32_sub().i32_const(-(align as i32)).i32_and();
+        s.local_tee(base).global_get(GLOBAL_STACK_LIMIT).i32_lt_u().i32_or();
         s.if_(BlockType::Empty).call(trap).end();
+        s.local_get(base).global_set(GLOBAL_SP);
+    }
+
+    /// Where to allocate the static frame: `None` for the prologue, or the nearest common
+    /// dominator of the static allocas' uses when that is not the entry and not in a loop.
+    fn frame_place(&self, g: &Graph, offsets: &[(u32, u32)]) -> Option<NodeId> {
+        let (order, rank) = g.reverse_postorder();
+        let idom = g.dominators(&order, &rank);
+        let mut node_of = vec![u32::MAX; self.body.insts.len()];
+        let mut last_of_block = vec![u32::MAX; self.body.num_blocks as usize];
+        for (x, node) in g.nodes.iter().enumerate() {
+            if let NodeKind::Code { block, start, end } = node.kind {
+                node_of[start as usize..end as usize].fill(x as u32);
+                last_of_block[block as usize] = x as u32;
+            }
+        }
+        let first = self.space.first_inst();
+        let is_frame_value = |v: pnacl_bitcode::ir::ValueId| {
+            v.0.checked_sub(first)
+                .and_then(|n| self.value_inst.get(n as usize))
+                .is_some_and(|&i| offsets.binary_search_by_key(&i, |&(k, _)| k).is_ok())
+        };
+        let mut common: Option<NodeId> = None;
+        for (i, inst) in self.body.insts.iter().enumerate() {
+            let mut uses = Vec::new();
+            inst.for_each_operand(self.body, |v, incoming| {
+                if is_frame_value(v) {
+                    uses.push(match incoming {
+                        Some(b) => last_of_block.get(b as usize).copied().unwrap_or(u32::MAX),
+                        None => node_of[i],
+                    });
+                }
+            });
+            for x in uses {
+                if x == u32::MAX || rank[x as usize] == u32::MAX {
+                    continue;
+                }
+                common = Some(match common {
+                    None => x,
+                    Some(c) => {
+                        let (mut a, mut b) = (c, x);
+                        while a != b {
+                            while rank[a as usize] > rank[b as usize] {
+                                a = idom[a as usize];
+                            }
+                            while rank[b as usize] > rank[a as usize] {
+                                b = idom[b as usize];
+                            }
+                        }
+                        a
+                    }
+                });
+            }
+        }
+        let x = common?;
+        if x == g.entry || in_cycle(g, x) {
+            return None;
+        }
+        Some(x)
     }
 
     /// Restores the stack pointer before a return.
@@ -115,17 +179,23 @@ impl Func<'_, '_> {
         }
     }
 
-    /// An alloca that moves the stack pointer at run time.
+    /// An alloca that moves the stack pointer at run time (trapping if the size does not
+    /// fit between it and the limit).
     pub(super) fn dynamic_alloca(&mut self, size: ValueId, align: u32) -> Result<(), Refusal> {
-        let (new, old) = (self.temp(ValType::I32), self.temp(ValType::I32));
-        self.sink().global_get(GLOBAL_SP).local_tee(old);
+        let (new, old, n) = (self.temp(ValType::I32), self.temp(ValType::I32), self.temp(ValType::I32));
         self.push(size)?;
+        let trap = self.env.helper(Helper::TrapStack);
         let a = align.max(1) as i32;
-        self.sink().i32_sub().i32_const(-a).i32_and().local_set(new);
-        self.stack_check(new, old);
-        self.sink().local_get(new).global_set(GLOBAL_SP).local_get(new);
-        self.free_temp(ValType::I32, new);
-        self.free_temp(ValType::I32, old);
+        let mut s = self.sink();
+        s.local_set(n).global_get(GLOBAL_SP).local_set(old);
+        s.local_get(old).global_get(GLOBAL_STACK_LIMIT).i32_sub().local_get(n).i32_lt_u();
+        s.local_get(old).local_get(n).i32_sub().i32_const(-a).i32_and();
+        s.local_tee(new).global_get(GLOBAL_STACK_LIMIT).i32_lt_u().i32_or();
+        s.if_(BlockType::Empty).call(trap).end();
+        s.local_get(new).global_set(GLOBAL_SP).local_get(new);
+        for t in [new, old, n] {
+            self.free_temp(ValType::I32, t);
+        }
         Ok(())
     }
 
@@ -179,4 +249,19 @@ impl Func<'_, '_> {
         };
         Ok(())
     }
+}
+
+/// True if node `x` lies on a cycle (it can reach itself).
+fn in_cycle(g: &Graph, x: NodeId) -> bool {
+    let mut seen = vec![false; g.nodes.len()];
+    let mut stack: Vec<NodeId> = g.nodes[x as usize].succ.iter().map(|e| e.to).collect();
+    while let Some(y) = stack.pop() {
+        if y == x {
+            return true;
+        }
+        if !std::mem::replace(&mut seen[y as usize], true) {
+            stack.extend(g.nodes[y as usize].succ.iter().map(|e| e.to));
+        }
+    }
+    false
 }
