@@ -13,6 +13,9 @@ use super::Func;
 use pnacl_bitcode::abi::IntrinsicKind as K;
 use pnacl_bitcode::ir::{BinOp, Inst};
 
+/// The deepest expression tree built (their emission recurses once a level).
+const MAX_DEPTH: u32 = 64;
+
 /// Marks a use count that cannot be stackified (a phi's incoming value, or a use in
 /// another node).
 pub(super) const MANY: u32 = u32::MAX;
@@ -70,6 +73,35 @@ impl Func<'_, '_> {
                 self.stacked[v as usize] = true;
                 root[i - start] = r;
                 impure_in[r - start] += 1;
+            }
+        }
+        self.limit_depth(start, end);
+    }
+
+    /// Keeps the trees at most [`MAX_DEPTH`] deep: an operand whose tree would make its
+    /// user's deeper is computed in place instead (always correct: that is where it was).
+    fn limit_depth(&mut self, start: usize, end: usize) {
+        let mut depth = vec![0u32; end - start];
+        let first = self.space.first_inst();
+        for i in start..end {
+            let mut operands = Vec::new();
+            self.body.insts[i].for_each_operand(self.body, |v, _| {
+                if let Some(n) = v.0.checked_sub(first)
+                    && let Some(&k) = self.value_inst.get(n as usize)
+                    && (start..i).contains(&(k as usize))
+                    && self.stacked[n as usize]
+                {
+                    operands.push((n, k as usize));
+                }
+            });
+            let deepest = operands.iter().map(|&(_, k)| depth[k - start]).max().unwrap_or(0);
+            if deepest + 1 > MAX_DEPTH {
+                for &(n, _) in &operands {
+                    self.stacked[n as usize] = false;
+                }
+                depth[i - start] = 1;
+            } else {
+                depth[i - start] = deepest + 1;
             }
         }
     }
