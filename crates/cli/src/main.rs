@@ -35,6 +35,7 @@ mod signals;
 mod simplify;
 mod status;
 mod thaw;
+mod wasm;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use report::ColorChoice;
@@ -110,6 +111,8 @@ enum Command {
     Compile(compile::Args),
     /// Inspect or clean the translation cache of `run`.
     Cache(cache::Args),
+    /// Translate a pexe to WebAssembly, with a JavaScript host that runs it under Node.
+    Wasm(wasm::Args),
 }
 
 /// The `--color` choice on the command line, read before clap parses it so that clap's own
@@ -159,6 +162,7 @@ fn main() {
         Command::Compress(a) => compress::run(a),
         Command::Compile(a) => compile::run(a),
         Command::Cache(a) => cache::run(a),
+        Command::Wasm(a) => wasm::run(a),
     };
     std::process::exit(status);
 }

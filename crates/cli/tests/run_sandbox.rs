@@ -13,6 +13,10 @@ const EXIT_TRAP: i32 = 134;
 
 /// Runs `case` (with `flags` before the file) and returns the output.
 fn run(case: &Case, dir: &Path, name: &str, flags: &[&str]) -> Output {
+    if flags.is_empty() {
+        // The harness's own run (which the `wasm_sandbox` suite also runs under Node).
+        return pnacl_testutil::guest::run_text(&case.module(), dir, name, &[]);
+    }
     let path = dir.join(format!("{name}.pnaclasm"));
     std::fs::write(&path, case.module()).unwrap();
     pnacl_command().arg("run").args(flags).arg(&path).output().expect("run pnacl")

@@ -528,5 +528,41 @@ impl Case {
 pub fn run_text(text: &str, dir: &Path, name: &str, args: &[&str]) -> Output {
     let path = dir.join(format!("{name}.pnaclasm"));
     std::fs::write(&path, text).expect("write the test module");
-    crate::pnacl_command().arg("run").arg(&path).arg("--").args(args).output().expect("run pnacl")
+    let native = crate::pnacl_command().arg("run").arg(&path).arg("--").args(args).output().expect("run pnacl");
+    if crate::wasm::both_ways() && !crate::wasm::KNOWN_DIFFERENCES.iter().any(|(n, _)| *n == name) {
+        // The same program through `pnacl wasm --checked` and Node: the same status and
+        // messages as `pnacl run`; its output goes to the suite's own checks (which
+        // compare NaNs as NaNs: their bits are not the same under both).
+        let wasm = crate::wasm::run_file(&path, dir, name, args);
+        assert!(
+            wasm.status.code() == native.status.code() && wasm.stderr == native.stderr,
+            "{name}: pnacl run and pnacl wasm + node differ:\n  status {:?} / {:?}\n  stderr {:?} / {:?}\n  \
+             stdout {} bytes / {} bytes{}",
+            native.status.code(),
+            wasm.status.code(),
+            String::from_utf8_lossy(&native.stderr),
+            String::from_utf8_lossy(&wasm.stderr),
+            native.stdout.len(),
+            wasm.stdout.len(),
+            first_difference(&native.stdout, &wasm.stdout),
+        );
+        return wasm;
+    }
+    native
+}
+
+/// Where two outputs first differ, for messages.
+fn first_difference(a: &[u8], b: &[u8]) -> String {
+    match a.iter().zip(b).position(|(x, y)| x != y) {
+        Some(k) => {
+            let row = k / 16 * 16;
+            let end = |s: &[u8]| s.len().min(row + 16);
+            format!(
+                "; first difference at byte {k}:\n    run  {:02x?}\n    wasm {:02x?}",
+                &a[row..end(a)],
+                &b[row..end(b)]
+            )
+        }
+        None => String::new(),
+    }
 }

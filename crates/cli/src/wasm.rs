@@ -1,0 +1,93 @@
+//! `pnacl wasm`: translate a pexe to one WebAssembly module, and write the JavaScript host
+//! that runs it under Node (`node APP.mjs ARGS...` behaves as `pnacl run APP.pexe ARGS...`).
+
+use crate::output::{self, Content};
+use crate::report::{self, Diagnostic, Failure};
+use crate::run::{bitcode_of, read_module};
+use crate::status;
+use std::path::{Path, PathBuf};
+
+/// Arguments of `pnacl wasm`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Writes APP.wasm (-o), APP.mjs beside it, and the host's ES modules in pnacl-host/ beside \
+                        them. `node APP.mjs [OPTIONS] [--] [ARGS...]` then runs the program as `pnacl run APP.pexe \
+                        ARGS...` does: the same argv (argv[0] is FILE as given here), environment (empty unless \
+                        given: --env KEY=VALUE, --inherit-env), standard streams, files (none unless given: --dir \
+                        HOST[::GUEST]), exit status, and 134 with a one-line message when the guest traps, 125 \
+                        when the module cannot be loaded, 126 for a browser (PPAPI) program (which is translated, \
+                        for a browser host). The options go before the guest's arguments.\n\n\
+                        Exit status: 0; 1 for bad input or a construct the translator refuses (the function and \
+                        the instruction are named; nothing is written); 3 for a pexe that is not ABI-clean.\n\n\
+                        Examples:\n  pnacl wasm fannkuchredux.pexe -o fannkuchredux.wasm && node fannkuchredux.mjs 10\n  \
+                        pnacl wasm --checked cat.pexe -o cat.wasm && node cat.mjs --dir /tmp::/data /data/notes.txt")]
+pub struct Args {
+    /// The pexe (or PNaClAsm text, assembled first).
+    pub file: PathBuf,
+    /// The module to write (default: FILE with the extension .wasm); APP.mjs and
+    /// pnacl-host/ go beside it.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Trap on accesses to the null page (below 64 KiB), as `pnacl run` does (a check
+    /// before every access).
+    #[arg(long)]
+    pub checked: bool,
+}
+
+/// Runs the command; returns the process exit status.
+pub fn run(args: &Args) -> i32 {
+    report::finish("wasm", translate(args))
+}
+
+fn translate(args: &Args) -> Result<i32, Failure> {
+    let name = output::input_name(&args.file);
+    if output::is_stdio(&args.file) && args.output.is_none() {
+        return Err(Failure::new(Diagnostic::error(None, "reading standard input: give the module's name with -o"))
+            .with_status(status::USAGE));
+    }
+    let target = args.output.clone().unwrap_or_else(|| args.file.with_extension("wasm"));
+    if output::is_stdio(&target) {
+        return Err(Failure::new(Diagnostic::error(None, "the module and its launcher are files: give -o FILE.wasm"))
+            .with_status(status::USAGE));
+    }
+    let bitcode = bitcode_of(&args.file, output::read(&args.file)?)?;
+    let module = read_module(&args.file, &bitcode)?;
+    let violations = pnacl_verify::verify(&module);
+    if !violations.is_empty() {
+        for d in &violations {
+            let mut r = Diagnostic::error(Some(&name), d.describe(&module));
+            r.rule = Some(d.rule.id().to_string());
+            report::emit("wasm", &r);
+        }
+        return Err(Failure::input(&name, format!("not ABI-clean ({} violations)", violations.len()))
+            .with_status(status::VIOLATIONS));
+    }
+    let options = pnacl_wasm::Options { checked: args.checked };
+    let out = pnacl_wasm::translate(&module, &options).map_err(|e| Failure::input(&name, e))?;
+    pnacl_wasm::validate(&out).map_err(|e| {
+        Failure::input(&name, format!("internal error: the module does not validate: {e}"))
+            .with_status(status::INTERNAL)
+    })?;
+    write_outputs(&target, &args.file, &out.wasm)?;
+    std::mem::forget(module);
+    Ok(status::SUCCESS)
+}
+
+/// Writes the module, its launcher and the host beside them.
+fn write_outputs(target: &Path, pexe: &Path, wasm: &[u8]) -> Result<(), Failure> {
+    let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let file_name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let launcher_path = target.with_extension("mjs");
+    let launcher = pnacl_wasm::launcher(&file_name, &pexe.to_string_lossy());
+    let host = dir.join(pnacl_wasm::HOST_DIR);
+    for (path, _) in pnacl_wasm::HOST_FILES {
+        if let Some(parent) = host.join(path).parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| Failure::input(&output::output_name(parent), format!("cannot create the folder: {e}")))?;
+        }
+    }
+    for (path, text) in pnacl_wasm::HOST_FILES {
+        output::write(&host.join(path), Content::Text, text.as_bytes())?;
+    }
+    output::write(&launcher_path, Content::Text, launcher.as_bytes())?;
+    output::write(target, Content::Binary, wasm)
+}

@@ -1,0 +1,6 @@
+//! The suite `run_semantics_memory.rs` of `pnacl run`, each program also translated by
+//! `pnacl wasm --checked` and run under Node: the same output, status and trap messages
+//! (see `pnacl_testutil::wasm`).
+
+#[path = "run_semantics_memory.rs"]
+mod run_semantics_memory;

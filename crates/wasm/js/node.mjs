@@ -1,0 +1,164 @@
+// Running a translated program under Node: `node APP.mjs [OPTIONS] [--] [ARGS...]` behaves
+// as `pnacl run APP.pexe ARGS...`. The options come first (the first argument that is not
+// one starts the guest's; `--` ends them and is dropped):
+//
+//   --dir HOST[::GUEST]   let the guest reach a host directory, seen at GUEST (default:
+//                         HOST; relative guest paths are taken from /)
+//   --env KEY=VALUE       set a guest environment variable (the environment is empty
+//                         unless --inherit-env starts it from the host's)
+//   --inherit-env
+//   --max-memory SIZE     most memory mmap may hand out (bytes, or with K, M or G)
+//   --argv0 NAME          the guest's argv[0] (default: the pexe as named to pnacl wasm)
+//
+// Exit status: the guest's; 134 when it traps; 125 when the module cannot be loaded; 126
+// for a browser (PPAPI) program; 2 for a usage error.
+
+import { Worker } from 'node:worker_threads';
+import { readFileSync, realpathSync, writeSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Control } from './guest.mjs';
+import { normalize } from './files.mjs';
+import { metadata } from './meta.mjs';
+import { Supervisor } from './supervisor.mjs';
+
+/** Stack of the main guest thread's Worker, in MiB (wasm frames live on it). */
+const MAIN_STACK_MB = 64;
+/** Stack of other guest threads' Workers. */
+const THREAD_STACK_MB = 8;
+
+/** @param {string} text */
+function stderr(text) {
+  writeSync(2, text);
+}
+
+/**
+ * @param {string} message @param {number} status
+ * @returns {never}
+ */
+function fail(message, status) {
+  stderr(`pnacl: ${message}\n`);
+  process.exit(status);
+}
+
+/** @param {string} s  `123`, `64K`, `512M`, `2G` */
+function parseSize(s) {
+  const m = /^(\d+)([kKmMgG]?)$/.exec(s);
+  if (!m) return fail(`not a size: ${JSON.stringify(s)} (use bytes, or a number with K, M or G)`, 2);
+  const shift = { '': 0, k: 10, m: 20, g: 30 }[m[2].toLowerCase()] ?? 0;
+  return Number(m[1]) * 2 ** shift;
+}
+
+/**
+ * The host options and the guest's arguments.
+ * @param {string[]} argv
+ */
+export function parseArguments(argv) {
+  const o = { dirs: /** @type {string[]} */ ([]), env: /** @type {string[]} */ ([]), inheritEnv: false,
+    maxMemory: 0, argv0: /** @type {string | null} */ (null), args: /** @type {string[]} */ ([]) };
+  let k = 0;
+  const value = (/** @type {string} */ name) => {
+    if (k + 1 >= argv.length) fail(`${name} needs a value`, 2);
+    return argv[++k];
+  };
+  for (; k < argv.length; k++) {
+    const a = argv[k];
+    const [name, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, null];
+    const arg = () => (inline !== null ? inline : value(name));
+    if (a === '--') {
+      k++;
+      break;
+    } else if (name === '--dir') o.dirs.push(arg());
+    else if (name === '--env') o.env.push(arg());
+    else if (name === '--max-memory') o.maxMemory = parseSize(arg());
+    else if (name === '--argv0') o.argv0 = arg();
+    else if (a === '--inherit-env') o.inheritEnv = true;
+    else if (a === '--help') {
+      stderr('usage: node APP.mjs [--dir HOST[::GUEST]]... [--env KEY=VALUE]... [--inherit-env] [--max-memory SIZE] '
+        + '[--argv0 NAME] [--] [ARGS...]\n');
+      process.exit(0);
+    } else break;
+  }
+  o.args = argv.slice(k);
+  return o;
+}
+
+/**
+ * The guest environment: the host's if asked, then the --env entries (later ones replace
+ * earlier ones with the same key).
+ * @param {{env: string[], inheritEnv: boolean}} o
+ */
+function environment(o) {
+  /** @type {string[]} */
+  const env = [];
+  const set = (/** @type {string} */ e) => {
+    const key = e.slice(0, e.indexOf('=') + 1);
+    const at = env.findIndex((x) => x.startsWith(key));
+    if (at >= 0) env.splice(at, 1);
+    env.push(e);
+  };
+  if (o.inheritEnv) for (const [k, v] of Object.entries(process.env)) set(`${k}=${v}`);
+  for (const e of o.env) {
+    if (!e.includes('=') || e.startsWith('=') || e.includes('\0')) fail(`--env ${e}: expected KEY=VALUE`, 2);
+    set(e);
+  }
+  return env;
+}
+
+/**
+ * Runs the program of module `wasm`.
+ * @param {{wasm: URL, argv0: string}} app  the module, and the pexe it was translated from
+ */
+export async function main(app) {
+  const o = parseArguments(process.argv.slice(2));
+  const argv0 = o.argv0 ?? app.argv0;
+  const wasmPath = fileURLToPath(app.wasm);
+  let module, meta;
+  try {
+    module = await WebAssembly.compile(readFileSync(wasmPath));
+    meta = metadata(module);
+  } catch (e) {
+    return fail(`${wasmPath}: cannot load the module: ${/** @type {Error} */ (e).message}`, 125);
+  }
+  if (meta.browser) {
+    return fail(`${argv0}: a browser (PPAPI) application: it uses the nacl-irt-ppapihook interface. pnacl runs `
+      + 'command-line pexes only.', 126);
+  }
+  // A plain memory cannot be handed to a Worker: the main thread makes its own.
+  let memory = null;
+  if (meta.shared) {
+    try {
+      memory = new WebAssembly.Memory({ initial: meta.initial_pages, maximum: meta.maximum_pages, shared: true });
+    } catch (e) {
+      return fail(`${wasmPath}: cannot make the guest memory: ${/** @type {Error} */ (e).message}`, 125);
+    }
+  }
+  const mounts = o.dirs.map((d) => {
+    const [host, guest] = d.includes('::') ? [d.slice(0, d.indexOf('::')), d.slice(d.indexOf('::') + 2)] : [d, d];
+    try {
+      return { host: realpathSync(host), guest: normalize('/', guest) };
+    } catch (e) {
+      return fail(`--dir ${host}: ${/** @type {Error} */ (e).message}`, 125);
+    }
+  });
+  const enc = new TextEncoder();
+  const workerUrl = new URL('./worker.mjs', import.meta.url);
+  const supervisor = new Supervisor(
+    (data, isMain) => new Worker(workerUrl, {
+      workerData: { ...data, pnaclThread: true },
+      resourceLimits: { stackSizeMb: isMain ? MAIN_STACK_MB : THREAD_STACK_MB },
+    }),
+    (status) => process.exit(status),
+    (fd, bytes) => writeSync(fd, bytes),
+  );
+  supervisor.start({
+    role: 'main',
+    module,
+    memory,
+    control: Control.allocate(),
+    argv0,
+    mounts,
+    args: [argv0, ...o.args].map((a) => enc.encode(a)),
+    env: environment(o).map((e) => enc.encode(e)),
+    maxPages: o.maxMemory ? Math.max(1, Math.floor(o.maxMemory / 65536)) : 0,
+  });
+}

@@ -1,0 +1,203 @@
+// One guest thread: a Worker with its own instance of the module on the shared memory.
+// The main thread writes the globals' data and the startup block and calls `_start`;
+// another thread calls its start function on the stack its creator gave it.
+//
+// A thread leaves guest code by an exception: `exit` (from any thread: the process ends),
+// `thread_exit`, a trap. The supervisor (the thread that created the Workers) ends the
+// process when told; guest threads only post to it.
+
+import { CTL, Control, GuestMemory, NULL_PAGE_END } from './guest.mjs';
+import { Files, Mount } from './files.mjs';
+import { irtImports, metadata } from './meta.mjs';
+import { isNode, platform as makePlatform } from './platform.mjs';
+import { placeStartup } from './startup.mjs';
+import { trapLine } from './trap.mjs';
+import * as basic from './irt/basic.mjs';
+import * as fdio from './irt/fdio.mjs';
+import * as filename from './irt/filename.mjs';
+import * as memory from './irt/memory.mjs';
+import * as query from './irt/query.mjs';
+import * as threads from './irt/threads.mjs';
+
+/**
+ * What a guest thread starts with.
+ * @typedef {object} ThreadData
+ * @property {'main' | 'thread'} role
+ * @property {WebAssembly.Module} module
+ * @property {WebAssembly.Memory | null} memory  null for a plain memory, which the main thread makes
+ * @property {SharedArrayBuffer | ArrayBuffer} control
+ * @property {string} argv0  what the program is called in messages
+ * @property {{host: string, guest: string}[]} mounts
+ * @property {Uint8Array[]} [args]  the main thread's argv
+ * @property {Uint8Array[]} [env]  its environment
+ * @property {number} [maxPages]  --max-memory, in pages (0: none)
+ * @property {number} [start]  a thread's start function
+ * @property {number} [stack]  its stack top
+ * @property {number} [tp]  its thread pointer
+ */
+
+/**
+ * What the IRT functions share.
+ * @typedef {object} Context
+ * @property {GuestMemory} mem
+ * @property {WebAssembly.Memory} memory
+ * @property {Control} control
+ * @property {Files} files
+ * @property {import('./platform.mjs').Platform} platform
+ * @property {import('./meta.mjs').Meta} meta
+ * @property {string[]} irtNames
+ * @property {string} argv0
+ * @property {boolean} browser  a browser program's host (which offers the PPAPI hook)
+ * @property {() => any} exports
+ * @property {(status: number) => never} exit
+ * @property {(text: string) => void} stderr
+ * @property {() => void} beforeOutput
+ * @property {() => never} brokenPipe
+ * @property {(start: number, stack: number, tp: number) => void} startThread
+ * @property {(flag: number) => never} threadExit
+ */
+
+/** Thrown to leave guest code when the process is ending. */
+class Unwind {}
+
+/** Thrown by `thread_exit`. */
+class ThreadExit {
+  /** @param {number} flag */
+  constructor(flag) {
+    this.flag = flag;
+  }
+}
+
+/**
+ * Runs a guest thread to its end.
+ * @param {ThreadData} data
+ * @param {(message: any) => void} post  to the supervisor
+ */
+export async function runThread(data, post) {
+  const platform = await makePlatform(post);
+  const meta = metadata(data.module);
+  const guestMemory = data.memory
+    ?? new WebAssembly.Memory({ initial: meta.initial_pages, maximum: meta.maximum_pages, shared: false });
+  const control = new Control(data.control);
+  const words = control.words;
+  const mem = new GuestMemory(guestMemory);
+  const files = new Files(control, data.mounts.map((m) => new Mount(m.host, m.guest)), platform.fs, platform.isatty);
+  const enc = new TextEncoder();
+  /** @type {any} */
+  let exports = null;
+  const stderr = (/** @type {string} */ text) => {
+    if (platform.fs) {
+      try {
+        platform.fs.writeSync(2, text);
+      } catch {
+        // Nowhere else to say it.
+      }
+    } else post({ type: 'output', fd: 2, bytes: enc.encode(text) });
+  };
+  /** Claims the process's exit; true if this thread is the one to end it. */
+  const claim = () => Atomics.compareExchange(words, CTL.EXIT_CLAIMED, 0, 1) === 0;
+  /** @type {Context} */
+  const ctx = {
+    mem,
+    memory: guestMemory,
+    control,
+    files,
+    platform,
+    meta,
+    irtNames: irtImports(data.module),
+    argv0: data.argv0,
+    browser: false,
+    exports: () => exports,
+    exit(status) {
+      if (claim()) {
+        Atomics.store(words, CTL.EXIT_STATUS, status);
+        post({ type: 'exit', status });
+      }
+      throw new Unwind();
+    },
+    stderr,
+    beforeOutput() {
+      if (Atomics.load(words, CTL.EXIT_CLAIMED)) throw new Unwind();
+    },
+    brokenPipe() {
+      // A native program dies of SIGPIPE here; the shell sees 128 + 13.
+      return ctx.exit(141);
+    },
+    startThread(start, stack, tp) {
+      Atomics.add(words, CTL.THREADS, 1);
+      post({ type: 'thread', start, stack, tp });
+    },
+    threadExit(flag) {
+      throw new ThreadExit(flag);
+    },
+  };
+  const irt = {
+    ...query.functions(ctx),
+    ...basic.functions(ctx),
+    ...fdio.functions(ctx),
+    ...filename.functions(ctx),
+    ...memory.functions(ctx),
+    ...threads.functions(ctx),
+  };
+  const imports = { irt, pnacl: { fmod: (/** @type {number} */ a, /** @type {number} */ b) => a % b }, env: { memory: guestMemory } };
+  const instance = new WebAssembly.Instance(data.module, imports);
+  exports = instance.exports;
+  const ended = () => {
+    if (Atomics.sub(words, CTL.THREADS, 1) === 1 && claim()) post({ type: 'exit', status: 0 });
+  };
+  try {
+    if (data.role === 'main') {
+      files.init();
+      Atomics.store(words, CTL.THREADS, 1);
+      Atomics.store(words, CTL.MAX_PAGES, data.maxPages ?? 0);
+      exports.pnacl_init_memory();
+      exports.stack_limit.value = meta.stack_bottom;
+      const at = placeStartup(mem, meta.stack_top, data.args ?? [], data.env ?? [], query.irtValue(ctx, 'query'));
+      exports.sp.value = at;
+      exports._start(at);
+      // `_start` returned: the process ends as if it had called exit(0).
+      ctx.exit(0);
+    } else {
+      exports.sp.value = (data.stack ?? 0) & ~15;
+      exports.tp.value = data.tp ?? 0;
+      exports.stack_limit.value = NULL_PAGE_END;
+      exports.pnacl_thread_entry(data.start ?? 0);
+      // Returning from a thread function is undefined; it ends the thread.
+      ended();
+    }
+  } catch (e) {
+    if (e instanceof Unwind) return;
+    if (e instanceof ThreadExit) {
+      if (e.flag !== 0) {
+        try {
+          mem.check(e.flag, 4);
+          Atomics.store(mem.i32, e.flag >>> 2, 0);
+          Atomics.notify(mem.i32, e.flag >>> 2);
+        } catch {
+          // A bad flag address: nothing to clear.
+        }
+      }
+      ended();
+      return;
+    }
+    const tag = exports.longjmp;
+    const line = trapLine(e, data.module, meta, { tag, longjmpFrom: () => exports.longjmp_from.value });
+    if (claim()) {
+      Atomics.store(words, CTL.EXIT_STATUS, 134);
+      stderr(line ?? `pnacl: internal error: ${/** @type {Error} */ (e)?.stack ?? e}\n`);
+      post({ type: 'exit', status: 134 });
+    }
+  }
+}
+
+// Started as a Worker: run the thread the creator describes.
+if (isNode) {
+  const { isMainThread, parentPort, workerData } = await import('node:worker_threads');
+  if (!isMainThread && workerData?.pnaclThread) {
+    await runThread(workerData, (m) => parentPort?.postMessage(m));
+  }
+} else if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope) {
+  self.onmessage = (/** @type {MessageEvent} */ e) => {
+    runThread(e.data, (m) => self.postMessage(m));
+  };
+}

@@ -1,0 +1,74 @@
+//! Calls: direct, through a function's own address, and through the function table.
+//!
+//! A function value `v` designates table index `(v - 16) rotr 4`: a value that is not 16
+//! times (an index plus one) becomes an index past the table, and `call_indirect` traps
+//! ("indirect call to a non-function"); wasm checks the entry's signature against the call
+//! site's. A call site whose signature has a proper prefix (same result) that some table
+//! entry has goes through an adapter instead, which reads the entry's signature from the
+//! signature table and calls it with the arguments it declares, as `pnacl run` does.
+
+use super::Func;
+use crate::error::Refusal;
+use crate::module::Helper;
+use pnacl_bitcode::ir::{PoolRange, Ty, ValueId, ValueKind};
+
+impl Func<'_, '_> {
+    pub(super) fn call(
+        &mut self,
+        i: usize,
+        callee: ValueId,
+        indirect_ret: Option<Ty>,
+        args: PoolRange,
+    ) -> Result<(), Refusal> {
+        let args: Vec<ValueId> = self.body.args(args).collect();
+        let m = self.env.m;
+        let own = match self.space.kind(callee) {
+            ValueKind::Function(f) => Some(f),
+            _ => None,
+        };
+        if indirect_ret.is_none() || own.is_some_and(|f| m.functions[f as usize].body.is_some()) {
+            let Some(f) = own else { return Err(self.refuse(i, "a direct call of a value that is not a function")) };
+            if indirect_ret.is_none()
+                && let Some(intr) = self.env.intrinsic(f)
+            {
+                return self.intrinsic(i, intr, &args);
+            }
+            if m.functions[f as usize].body.is_none() {
+                return Err(self.refuse(i, format!("a call of {}, which has no body", self.env.names[f as usize])));
+            }
+            let sig = m.signature(f);
+            let ret = indirect_ret.unwrap_or(sig.ret);
+            let matches = args.len() >= sig.params.len()
+                && ret == sig.ret
+                && args.iter().zip(&sig.params).all(|(&a, &p)| self.ty(a) == p);
+            if !matches {
+                // PNaCl's rule, as pnacl run applies it: only extra arguments are allowed.
+                let trap = self.env.helper(Helper::TrapSignature);
+                self.sink().call(trap);
+                if ret != Ty::Void {
+                    self.zero(ret);
+                }
+                return Ok(());
+            }
+            for &a in &args[..sig.params.len()] {
+                self.push(a)?;
+            }
+            let index = self.env.function_index(f);
+            self.sink().call(index);
+            return Ok(());
+        }
+        let ret = indirect_ret.unwrap_or(Ty::Void);
+        let params: Vec<Ty> = args.iter().map(|&a| self.ty(a)).collect();
+        for &a in &args {
+            self.push(a)?;
+        }
+        self.push(callee)?;
+        if let Some(adapter) = self.env.adapter(ret, &params) {
+            self.sink().call(adapter);
+            return Ok(());
+        }
+        let ty = self.env.type_index(ret, &params).ok_or_else(|| Refusal::internal(self, "an unnumbered signature"))?;
+        self.sink().i32_const(16).i32_sub().i32_const(4).i32_rotr().call_indirect(0, ty);
+        Ok(())
+    }
+}
