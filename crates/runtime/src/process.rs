@@ -14,6 +14,7 @@ use crate::{host, signals, startup, thread};
 use pnacl_codegen::abi::{self, TableEntry, memory};
 use pnacl_codegen::{Addresses, Translation};
 use std::convert::Infallible;
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize};
 
 /// Loads `image` and runs it; returns only on a load error.
@@ -63,7 +64,8 @@ pub(crate) fn start(image: &Image, options: Options) -> Result<Infallible, LoadE
 
     let trampolines = pnacl_codegen::trampolines(&addresses.host_fns)?;
     let files = Files::new(&options.dirs)?;
-    let names = image.names.clone();
+    // Names come from the pexe: shown in trap messages and the perf map, escaped.
+    let names: Vec<String> = image.names.iter().map(|n| crate::printable(n).into_owned()).collect();
     if options.perf_map {
         write_perf_map(&translation, &names);
     }
@@ -99,9 +101,44 @@ fn write_perf_map(t: &Translation, names: &[String]) {
         }
     }
     let path = format!("/tmp/perf-{}.map", std::process::id());
-    if let Err(e) = std::fs::write(&path, map) {
-        eprintln!("pnacl: cannot write {path}: {e}");
+    if let Err(e) = open_perf_map(&path).and_then(|mut f| f.write_all(map.as_bytes())) {
+        let _ = writeln!(std::io::stderr(), "pnacl: warning: no perf map: {path}: {e}");
     }
+}
+
+/// Opens `path`, a perf map in `/tmp`, where anyone can make files: a new file, never
+/// following a symbolic link; an existing one (left by an earlier process with this pid)
+/// only if it is a plain file of the user's, with no other name.
+fn open_perf_map(path: &str) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    let open = |new: bool| {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(new)
+            .mode(0o644)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+            .open(path)
+    };
+    let file = match open(true) {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => open(false),
+        other => return other,
+    };
+    let refused = |why: &str| std::io::Error::new(std::io::ErrorKind::PermissionDenied, format!("it exists, {why}"));
+    let file = file.map_err(|e| match e.raw_os_error() {
+        Some(libc::ELOOP) => refused("as a symbolic link"),
+        _ => e,
+    })?;
+    let meta = file.metadata()?;
+    // SAFETY: a plain query.
+    let uid = unsafe { libc::geteuid() };
+    if !meta.is_file() || meta.nlink() != 1 {
+        return Err(refused("and is not a plain file"));
+    }
+    if meta.uid() != uid {
+        return Err(refused(&format!("owned by uid {}, not by you (uid {uid})", meta.uid())));
+    }
+    file.set_len(0)?;
+    Ok(file)
 }
 
 fn align_page(v: u64) -> u64 {
