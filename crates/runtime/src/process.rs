@@ -46,11 +46,16 @@ pub(crate) fn start(image: &Image, options: Options) -> Result<Infallible, LoadE
 
     // Globals, then the heap, then the main thread's stack with the startup block on top.
     let layout = &translation.layout;
-    let data = &image.data;
     let globals_end = align_page(u64::from(layout.data_end)) as u32;
     if globals_end > memory::GLOBALS_START {
+        // Fresh mappings are zero: only the runs of bytes are written, and pages of zeros
+        // are never touched.
         memory.map_fixed(memory::GLOBALS_START, globals_end - memory::GLOBALS_START)?;
-        memory.write(memory::GLOBALS_START, data).map_err(|e| format!("cannot write globals: errno {}", e.0))?;
+        for (at, bytes) in &image.data.runs {
+            memory
+                .write(memory::GLOBALS_START + at, bytes)
+                .map_err(|e| format!("cannot write globals: errno {}", e.0))?;
+        }
         if layout.constants_start < globals_end {
             memory.seal(layout.constants_start, globals_end - layout.constants_start)?;
         }
