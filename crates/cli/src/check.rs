@@ -1,5 +1,6 @@
 //! `pnacl check`: the PNaCl ABI verifier.
 
+use crate::input::{self, Expect};
 use crate::report::{self, Diagnostic as Report};
 use crate::{output, status};
 use pnacl_bitcode::{Module, ReadError, ReadOptions, read_parallel};
@@ -47,7 +48,7 @@ enum Outcome {
 }
 
 fn check_file(path: &Path) -> Outcome {
-    let bytes = match output::read_input(path) {
+    let bytes = match input::read_input(path, Expect::Pexe) {
         Ok(b) => b,
         Err(e) => return Outcome::Unreadable(e.to_string(), None),
     };

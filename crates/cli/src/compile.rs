@@ -2,6 +2,7 @@
 //! `pnacl run` then runs without translating.
 
 use crate::cache::Cache;
+use crate::input::{self, Expect};
 use crate::output::{self, Content};
 use crate::report::{self, Failure};
 use crate::run::{bitcode_of, read_module, report_load_error};
@@ -47,7 +48,7 @@ fn compile(args: &Args) -> Result<i32, Failure> {
         None => args.file.with_extension("pnaclo"),
     };
     output::check_target(&target_file, Content::Binary)?;
-    let bitcode = bitcode_of(&args.file, output::read(&args.file)?)?;
+    let bitcode = bitcode_of(&args.file, input::read(&args.file, Expect::Program)?)?;
     let module = read_module(&args.file, &bitcode)?;
     // Browser programs compile too (their image records that `run` refuses them).
     let tier = if args.baseline { Tier::Baseline } else { Tier::Optimizing };

@@ -1,5 +1,6 @@
 //! `pnacl dis`: the three-column listing of pnacl-bcdis, or textual records.
 
+use crate::input::{self, Expect};
 use crate::output::{self, Content};
 use crate::report::{self, Failure};
 use crate::status;
@@ -54,7 +55,7 @@ pub fn run(args: &Args) -> i32 {
 fn dis(args: &Args) -> Result<i32, Failure> {
     let name = output::input_name(&args.file);
     // Read first: an input that cannot be read leaves an existing output file alone.
-    let bytes = output::read(&args.file)?;
+    let bytes = input::read(&args.file, Expect::Pexe)?;
     if args.format == Format::Tbc {
         let mut text = String::new();
         // The records before a fault are still written, followed by the error.

@@ -24,6 +24,7 @@ mod compress;
 mod dis;
 mod finalize;
 mod freeze;
+mod input;
 mod libc;
 mod names;
 mod output;
@@ -76,6 +77,10 @@ struct Cli {
     /// report as JSON on standard output).
     #[arg(long, global = true)]
     json: bool,
+    /// Refuse inputs larger than this (bytes, or with K, M or G; default 1G). Bitcode is
+    /// refused above 4G whatever this says.
+    #[arg(long, value_name = "SIZE", global = true, value_parser = input::parse_size)]
+    max_input: Option<u64>,
     #[command(subcommand)]
     command: Command,
 }
@@ -144,6 +149,7 @@ fn main() {
     let matches = Cli::command().color(color).get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     report::init(cli.color, cli.json);
+    input::init(cli.max_input);
     let status = match &cli.command {
         Command::Analyze(a) => analyze::run(a),
         Command::Rewrite(a) => rewrite::run(a),

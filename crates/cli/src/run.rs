@@ -2,6 +2,7 @@
 //! `pnacl compile` wrote) and run it in the sandbox.
 
 use crate::cache::{Cache, Lookup};
+use crate::input::{self, Expect};
 use crate::report::{self, Diagnostic, Failure};
 use crate::{output, status};
 use pnacl_bitcode::{Module, ReadOptions, read_parallel};
@@ -42,7 +43,7 @@ pub struct Args {
     #[arg(long = "dir", value_name = "HOST[::GUEST]")]
     pub dirs: Vec<String>,
     /// Most guest memory that may be mapped at once (bytes, or with K, M or G).
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = input::parse_size)]
     pub max_memory: Option<u64>,
     /// Print translation and run statistics to stderr at exit.
     #[arg(long)]
@@ -73,18 +74,6 @@ impl Args {
             _ => rest,
         }
     }
-}
-
-/// Parses `123`, `64K`, `512M`, `2G` (binary multiples).
-fn parse_size(s: &str) -> Result<u64, String> {
-    let (digits, shift) = match s.as_bytes().last() {
-        Some(b'k' | b'K') => (&s[..s.len() - 1], 10),
-        Some(b'm' | b'M') => (&s[..s.len() - 1], 20),
-        Some(b'g' | b'G') => (&s[..s.len() - 1], 30),
-        _ => (s, 0),
-    };
-    let n: u64 = digits.parse().map_err(|_| format!("not a size: {s:?} (use bytes, or a number with K, M or G)"))?;
-    n.checked_mul(1 << shift).ok_or_else(|| format!("size too large: {s}"))
 }
 
 /// The guest environment: the host's if asked, then the `--env` entries, later ones
@@ -220,7 +209,7 @@ fn run_file(args: &Args) -> Result<i32, Failure> {
     if argv.iter().chain(&env).any(|a| a.contains(&0)) {
         return Err(usage("arguments and environment cannot contain NUL bytes".into()));
     }
-    let bytes = output::read(args.file()).map_err(|f| f.with_status(status::LOAD_ERROR))?;
+    let bytes = input::read(args.file(), Expect::Program).map_err(|f| f.with_status(status::LOAD_ERROR))?;
     let (image, loaded) = image(args, bytes)?;
     let options = Options {
         args: argv,
@@ -234,20 +223,4 @@ fn run_file(args: &Args) -> Result<i32, Failure> {
     };
     let error = pnacl_runtime::run(&image, options);
     Err(Failure::input(&output::input_name(args.file()), &error).with_status(error.exit_status()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_size;
-
-    #[test]
-    fn sizes() {
-        assert_eq!(parse_size("4096"), Ok(4096));
-        assert_eq!(parse_size("64K"), Ok(64 << 10));
-        assert_eq!(parse_size("3m"), Ok(3 << 20));
-        assert_eq!(parse_size("2G"), Ok(2 << 30));
-        assert!(parse_size("2T").is_err());
-        assert!(parse_size("").is_err());
-        assert!(parse_size("99999999999999G").is_err());
-    }
 }
