@@ -160,24 +160,27 @@ fn getrandom(buf: &mut [u8]) -> Result<(), String> {
 pub fn run(args: &Args) -> i32 {
     let result = Cache::open().and_then(|cache| {
         let (paths, size) = cache.images()?;
-        match args.action {
-            Action::Info => {
-                println!("cache: {}", cache.dir.display());
-                println!("translations: {} ({:.1} MB)", paths.len(), size as f64 / 1e6);
-                println!("pnacl {VERSION} (build {BUILD_ID}), for {}", pnacl_codegen::target_features()?);
-            }
+        let text = match args.action {
+            Action::Info => format!(
+                "cache: {}\ntranslations: {} ({:.1} MB)\npnacl {VERSION} (build {BUILD_ID}), for {}\n",
+                cache.dir.display(),
+                paths.len(),
+                size as f64 / 1e6,
+                pnacl_codegen::target_features()?
+            ),
             Action::Clean => {
                 for p in &paths {
                     std::fs::remove_file(p).map_err(|e| format!("{}: {e}", p.display()))?;
                 }
                 let s = if paths.len() == 1 { "" } else { "s" };
                 let mb = size as f64 / 1e6;
-                println!("removed {} translation{s} ({mb:.1} MB) from {}", paths.len(), cache.dir.display());
+                format!("removed {} translation{s} ({mb:.1} MB) from {}\n", paths.len(), cache.dir.display())
             }
-        }
-        Ok(status::SUCCESS)
+        };
+        Ok(text)
     });
-    report::finish("cache", result.map_err(|e| Failure::new(Diagnostic::error(None, e))))
+    let result = result.map_err(|e| Failure::new(Diagnostic::error(None, e)));
+    report::finish("cache", result.and_then(|text| crate::output::print(&text)).map(|()| status::SUCCESS))
 }
 
 #[cfg(test)]

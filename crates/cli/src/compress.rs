@@ -74,9 +74,9 @@ fn compress(args: &Args) -> Result<i32, Failure> {
         let table = stats_table(&args.input, target, args.effort, &data, &compressed, times);
         // The table goes with the output only when that is not standard output.
         if output::is_stdio(target) {
-            eprint!("{table}");
+            report::eprint(&table);
         } else {
-            print!("{table}");
+            output::print(&table)?;
         }
     }
     Ok(status::SUCCESS)

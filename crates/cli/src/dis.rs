@@ -85,7 +85,7 @@ fn summarize(name: &str, errors: Option<(u32, String)>) -> i32 {
         None => status::SUCCESS,
         Some((count, first)) => {
             let s = if count == 1 { "" } else { "s" };
-            eprintln!("pnacl dis: {name}: {count} error{s}; first: {first}");
+            report::eprint_line(&format!("pnacl dis: {name}: {count} error{s}; first: {first}"));
             status::BAD_INPUT
         }
     }

@@ -139,6 +139,22 @@ fn color_choice() -> ColorChoice {
     choice
 }
 
+/// Prints what clap has to say (help, the version, or a usage error) and returns the exit
+/// status: clap's own, or 1 if help or the version cannot be written to standard output
+/// (clap's `exit` would report success).
+fn clap_exit(e: &clap::Error) -> i32 {
+    use std::io::Write;
+    let printed = e.print().and_then(|()| std::io::stdout().flush());
+    match printed {
+        Err(io) if !e.use_stderr() => {
+            let failure = report::Failure::input("<stdout>", io);
+            report::emit("", &failure.diagnostic);
+            status::BAD_INPUT
+        }
+        _ => e.exit_code(),
+    }
+}
+
 fn main() {
     signals::default_sigpipe();
     let color = match color_choice() {
@@ -146,8 +162,11 @@ fn main() {
         ColorChoice::Always => clap::ColorChoice::Always,
         ColorChoice::Never => clap::ColorChoice::Never,
     };
-    let matches = Cli::command().color(color).get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let matches = match Cli::command().color(color).try_get_matches() {
+        Ok(m) => m,
+        Err(e) => std::process::exit(clap_exit(&e)),
+    };
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| std::process::exit(clap_exit(&e)));
     report::init(cli.color, cli.json);
     input::init(cli.max_input);
     let status = match &cli.command {

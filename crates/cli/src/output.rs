@@ -7,6 +7,7 @@
 //!   name never appears in a message. An existing file is only replaced once the new one
 //!   is complete.
 //! - Binary output is refused on a terminal.
+//! - A write error (a full disk) is reported as the output's, with status 1, never hidden.
 //!
 //! Inputs are read by [`crate::input`].
 
@@ -49,6 +50,13 @@ pub fn check_target(path: &Path, content: Content) -> Result<(), Failure> {
         .with_status(crate::status::USAGE));
     }
     Ok(())
+}
+
+/// Writes `text` to standard output, then flushes it. A failure (a full disk) is reported
+/// as `<stdout>`'s, with status 1; a closed pipe ends the process by `SIGPIPE` before.
+pub fn print(text: &str) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(|e| Failure::input("<stdout>", e))
 }
 
 /// Writes `bytes` to `path` atomically (or to standard output for `-`).

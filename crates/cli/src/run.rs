@@ -175,7 +175,9 @@ fn image(args: &Args, bytes: Vec<u8>) -> Result<(Image, bool), Failure> {
     if let Some(s) = &slot {
         match s.cache.lookup(&s.path, &s.pexe_hash, &s.target, &s.key) {
             Lookup::Hit(image) => return Ok((*image, true)),
-            Lookup::Bad(e) if args.stats => eprintln!("pnacl: stats: cached translation refused ({e}); translating"),
+            Lookup::Bad(e) if args.stats => {
+                report::eprint_line(&format!("pnacl: stats: cached translation refused ({e}); translating"))
+            }
             Lookup::Bad(_) | Lookup::Miss => {}
         }
     }
