@@ -17,7 +17,9 @@ use std::path::PathBuf;
                         globals' initial contents; it records the pnacl build and the processor features it was \
                         made for, and the pexe's hash, and it is sealed with the key in pnacl's cache directory \
                         ($XDG_CACHE_HOME/pnacl or ~/.cache/pnacl): `pnacl run` refuses an image made by another \
-                        build, for another processor, or changed since.\n\n\
+                        build, for another processor, or changed since, and one another key sealed unless given \
+                        --allow-precompiled. An image is native code: whoever holds the key can run code as you \
+                        (see `pnacl cache --help`).\n\n\
                         Exit status: 0, 1 for bad input, 3 for a pexe that is not ABI-clean (each violation is \
                         reported).\n\n\
                         Examples:\n  pnacl compile fannkuchredux.pexe -o fannkuchredux.pnaclo\n  \
@@ -58,7 +60,8 @@ fn compile(args: &Args) -> Result<i32, Failure> {
         failure.with_status(if violations { status::VIOLATIONS } else { status::BAD_INPUT })
     })?;
     let failed = |e: String| Failure::input(&name, e);
-    let key = Cache::open().and_then(|c| c.seal_key()).map_err(failed)?;
+    let key =
+        Cache::open().and_then(|c| c.seal_key()).map_err(|why| failed(format!("cannot seal the image: {why}")))?;
     let target = pnacl_codegen::target_features().map_err(failed)?;
     output::write_with(&target_file, Content::Binary, |out| image.write_to(&target, &key, out))?;
     // The process ends here: freeing the IR and the image piece by piece (a large program's

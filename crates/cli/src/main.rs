@@ -36,6 +36,7 @@ mod signals;
 mod simplify;
 mod status;
 mod thaw;
+mod trust;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use report::ColorChoice;
