@@ -119,7 +119,7 @@ fn mutate(image: &mut Image, field: u8, index: u32, value: u64) {
             if value & 1 == 0 && !o.relocs.is_empty() {
                 let i = index as usize % o.relocs.len();
                 o.relocs.remove(i);
-            } else if let Some(&r) = pick(&mut o.relocs, index) {
+            } else if let Some(r) = pick(&mut o.relocs, index).map(|r| *r) {
                 let at = (index as usize % o.relocs.len()) + 1;
                 o.relocs.insert(at.min(o.relocs.len()), pnacl_codegen::AbsReloc { offset: (value >> 1) as u32, ..r });
             }
