@@ -162,9 +162,10 @@ fn too_large(limit: u64, expect: Expect) -> std::io::Error {
     std::io::Error::new(std::io::ErrorKind::FileTooLarge, message)
 }
 
-/// Reads `reader` in bounded steps, as the module's documentation says.
-fn read_in_steps(reader: &mut dyn Read, expect: Expect, limit: u64) -> std::io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
+/// Reads `reader` in bounded steps, as the module's documentation says, into a buffer of
+/// `size` bytes to begin with (a regular file's size, which is bounded).
+fn read_in_steps(reader: &mut dyn Read, expect: Expect, limit: u64, size: usize) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(size);
     let mut verdict = Verdict::Undecided;
     let mut step = FIRST_STEP;
     loop {
@@ -201,20 +202,21 @@ fn limit(expect: Expect) -> u64 {
 pub fn read_input(path: &Path, expect: Expect) -> std::io::Result<Vec<u8>> {
     let limit = limit(expect);
     if crate::output::is_stdio(path) {
-        return read_in_steps(&mut std::io::stdin().lock(), expect, limit);
+        return read_in_steps(&mut std::io::stdin().lock(), expect, limit, 0);
     }
     let mut file = std::fs::File::open(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
         // A pipe or a device: its size says nothing.
-        return read_in_steps(&mut file, expect, limit);
+        return read_in_steps(&mut file, expect, limit, 0);
     }
     if meta.len() > limit {
         return Err(too_large(limit, expect));
     }
     let threads = rayon::current_num_threads();
     if meta.len() < PARALLEL_READ || threads < 2 {
-        return read_in_steps(&mut file, expect, limit);
+        // One byte more than the size: the end is seen without growing the buffer.
+        return read_in_steps(&mut file, expect, limit, meta.len() as usize + 1);
     }
     let mut head = vec![0; FIRST_STEP];
     let n = std::os::unix::fs::FileExt::read_at(&file, &mut head, 0)?;
@@ -223,16 +225,12 @@ pub fn read_input(path: &Path, expect: Expect) -> std::io::Result<Vec<u8>> {
         head.truncate(keep);
         return Ok(head);
     }
+    // A regular file is read whole (its size is bounded): a fault in text beyond its head
+    // is the parser's to find, at the same place.
     match read_parallel(&file, meta.len(), threads, limit)? {
-        Some(bytes) => {
-            // Text is checked whole (the head alone said nothing about the rest).
-            match expect.judge(&bytes, Verdict::Undecided, true) {
-                Verdict::Stop(keep) => Ok(bytes[..keep].to_vec()),
-                _ => Ok(bytes),
-            }
-        }
+        Some(bytes) => Ok(bytes),
         // Shorter than its size said (it changed meanwhile): read as it is now.
-        None => read_in_steps(&mut std::fs::File::open(path)?, expect, limit),
+        None => read_in_steps(&mut std::fs::File::open(path)?, expect, limit, 0),
     }
 }
 
@@ -272,7 +270,7 @@ mod tests {
     use super::*;
 
     fn read_bytes(bytes: &[u8], expect: Expect, limit: u64) -> std::io::Result<Vec<u8>> {
-        read_in_steps(&mut &bytes[..], expect, limit)
+        read_in_steps(&mut &bytes[..], expect, limit, 0)
     }
 
     #[test]
