@@ -1,5 +1,6 @@
 //! `pnacl analyze`: a generic dump of any bitstream, in the spirit of `llvm-bcanalyzer -dump`.
 
+use crate::input::{self, Expect};
 use crate::names::{Dialect, block_name, record_name};
 use crate::report::{self, Diagnostic, Failure};
 use crate::{output, status};
@@ -41,7 +42,7 @@ struct Stats {
 /// Runs the command; returns the process exit status.
 pub fn run(args: &Args) -> i32 {
     let name = output::input_name(&args.file);
-    let result = output::read(&args.file).and_then(|data| {
+    let result = input::read(&args.file, Expect::Bitcode).and_then(|data| {
         let stdout = std::io::stdout();
         let mut out = std::io::BufWriter::new(stdout.lock());
         let result = analyze(&data, args, &mut out);

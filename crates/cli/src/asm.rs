@@ -1,5 +1,6 @@
 //! `pnacl asm`: PNaClAsm (or a listing, or textual records) to bitcode.
 
+use crate::input::{self, Expect};
 use crate::output::{self, Content};
 use crate::report::{self, Diagnostic, Failure};
 use crate::status;
@@ -37,7 +38,7 @@ pub fn run(args: &Args) -> i32 {
 fn asm(args: &Args) -> Result<i32, Failure> {
     let name = output::input_name(&args.file);
     output::check_target(&args.output, Content::Binary)?;
-    let bytes = output::read(&args.file)?;
+    let bytes = input::read(&args.file, Expect::Text)?;
     if bytes.starts_with(b"PEXE") || bytes.starts_with(b"BC\xc0\xde") || bytes.starts_with(&[0xde, 0xc0, 0x17, 0x0b]) {
         return Err(Failure::input(&name, "this is bitcode; did you mean `pnacl dis`?"));
     }

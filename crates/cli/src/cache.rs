@@ -5,23 +5,31 @@
 //! and the processor's features, so that a later run of the same pexe on the same machine
 //! with the same pnacl loads it instead of translating. Images are written to a temporary
 //! file and renamed into place, so that concurrent runs never see half an entry; an entry
-//! that does not load (cut short, corrupt, from another build) is translated again and
-//! replaced.
+//! that does not load (cut short, corrupt, from another build, not a regular file) is
+//! translated again and replaced.
 //!
 //! The directory also holds the key that seals images (`key`, readable by its owner only):
 //! an image is only loaded if its seal is this key's, so files that another user or
-//! program wrote are never run as code. `pnacl compile` seals with the same key.
+//! program wrote are never run as code. `pnacl compile` seals with the same key. Whoever
+//! can write the directory or read the key can make pnacl run code as the user, so the
+//! directory is used only if it passes the trust rule of [`crate::trust`] (ssh's: owned by
+//! the user, not writable by others, nor anything above it); otherwise `run` warns once
+//! and runs without the cache, and what needs the key (`compile`, running a `.pnaclo`)
+//! fails.
 
 use crate::report::{self, Diagnostic, Failure};
 use crate::status;
-use pnacl_runtime::{BUILD_ID, Image, ImageError, VERSION};
+use crate::trust::TrustedDir;
+use pnacl_runtime::{BUILD_ID, Image, VERSION};
 use std::io::Write;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `pnacl cache`.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "The cache is $XDG_CACHE_HOME/pnacl, or ~/.cache/pnacl without XDG_CACHE_HOME.\n\n\
+#[command(after_help = "The cache is $XDG_CACHE_HOME/pnacl, or ~/.cache/pnacl without XDG_CACHE_HOME. It is \
+                        used only if it and the key in it are owned by you and not writable by others (the key \
+                        not readable by them either), nor any directory above it: whoever can write there can \
+                        run code as you.\n\n\
                         Examples:\n  pnacl cache info\n  pnacl cache clean")]
 pub struct Args {
     #[command(subcommand)]
@@ -42,9 +50,10 @@ const KEY: &str = "key";
 /// The folder of cached images.
 const IMAGES: &str = "images";
 
-/// The translation cache directory.
+/// The translation cache directory, checked by the trust rule.
 pub struct Cache {
-    dir: PathBuf,
+    dir: TrustedDir,
+    images: TrustedDir,
 }
 
 /// What a look-up found.
@@ -53,8 +62,8 @@ pub enum Lookup {
     Hit(Box<Image>),
     /// No entry.
     Miss,
-    /// An entry that does not load; it will be replaced.
-    Bad(ImageError),
+    /// An entry that does not load: why. It will be replaced.
+    Bad(String),
 }
 
 impl Cache {
@@ -70,114 +79,121 @@ impl Cache {
         Ok(base.join("pnacl"))
     }
 
-    /// Opens the cache, creating its directories (private to the user) if needed.
+    /// Opens the cache, creating its directories (private to the user) if needed; fails if
+    /// it breaks the trust rule, saying how.
     pub fn open() -> Result<Cache, String> {
-        let dir = Cache::location()?;
-        let images = dir.join(IMAGES);
-        std::fs::create_dir_all(&images).map_err(|e| format!("cannot create {}: {e}", images.display()))?;
-        let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
-        Ok(Cache { dir })
+        let dir = TrustedDir::open(&Cache::location()?, true)?;
+        let images = dir.subdir(IMAGES, true)?;
+        Ok(Cache { dir, images })
+    }
+
+    /// The cache directory (created private if missing), checked by the trust rule.
+    pub fn trusted_dir() -> Result<TrustedDir, String> {
+        TrustedDir::open(&Cache::location()?, true)
     }
 
     /// The key images are sealed with, created on first use. Two processes creating it at
     /// once agree on one: each links its candidate into place only if none is there.
     pub fn seal_key(&self) -> Result<[u8; 32], String> {
-        let path = self.dir.join(KEY);
-        if let Some(key) = read_key(&path)? {
+        if let Some(key) = self.read_key()? {
             return Ok(key);
         }
         let mut candidate = [0u8; 32];
-        getrandom(&mut candidate)?;
-        let tmp = tempfile::Builder::new()
-            .prefix(".key")
-            .permissions(std::fs::Permissions::from_mode(0o600))
-            .tempfile_in(&self.dir)
-            .map_err(|e| format!("cannot create a key in {}: {e}", self.dir.display()))?;
-        tmp.as_file().write_all(&candidate).map_err(|e| format!("cannot write the key: {e}"))?;
-        // Fails if another process got there first; its key is the one then.
-        let _ = std::fs::hard_link(tmp.path(), &path);
-        read_key(&path)?.ok_or_else(|| format!("cannot create {}", path.display()))
+        random_bytes(&mut candidate)?;
+        self.dir.create_once(KEY, &candidate)?;
+        self.read_key()?.ok_or_else(|| format!("cannot create {}", self.dir.path().join(KEY).display()))
     }
 
-    /// The file of the image of the pexe whose hash is `pexe_hash`, for this pnacl and a
+    fn read_key(&self) -> Result<Option<[u8; 32]>, String> {
+        let Some(bytes) = self.dir.read(KEY, 32, true)? else { return Ok(None) };
+        let key = bytes
+            .try_into()
+            .map_err(|_| format!("{}: not a pnacl key (32 bytes); remove it", self.dir.path().join(KEY).display()))?;
+        Ok(Some(key))
+    }
+
+    /// The name of the entry of the pexe whose hash is `pexe_hash`, for this pnacl and a
     /// processor with features `target`.
-    pub fn entry(&self, pexe_hash: &[u8; 32], target: &str) -> PathBuf {
+    pub fn entry(pexe_hash: &[u8; 32], target: &str) -> String {
         let mut h = blake3::Hasher::new();
         h.update(pexe_hash).update(VERSION.as_bytes()).update(b"\0").update(BUILD_ID.as_bytes());
         h.update(b"\0").update(target.as_bytes());
-        self.dir.join(IMAGES).join(format!("{}.pnaclo", h.finalize().to_hex()))
+        format!("{}.pnaclo", h.finalize().to_hex())
     }
 
-    /// Loads the entry at `path` if it is a valid image of the pexe `pexe_hash`.
-    pub fn lookup(&self, path: &Path, pexe_hash: &[u8; 32], target: &str, key: &[u8; 32]) -> Lookup {
-        let Ok(bytes) = std::fs::read(path) else { return Lookup::Miss };
+    /// Loads the entry `name` if it is a valid image of the pexe `pexe_hash`.
+    pub fn lookup(&self, name: &str, pexe_hash: &[u8; 32], target: &str, key: &[u8; 32]) -> Lookup {
+        let bytes = match self.images.read(name, crate::input::max_input(), false) {
+            Ok(Some(bytes)) => bytes,
+            Ok(None) => return Lookup::Miss,
+            Err(why) => return Lookup::Bad(why),
+        };
         match Image::from_bytes(&bytes, target, key) {
             Ok(image) if &image.pexe_hash == pexe_hash => Lookup::Hit(Box::new(image)),
-            Ok(_) => Lookup::Bad(ImageError::Malformed("the image of another pexe".into())),
-            Err(e) => Lookup::Bad(e),
+            Ok(_) => Lookup::Bad("the image of another pexe".into()),
+            Err(e) => Lookup::Bad(e.to_string()),
         }
     }
 
-    /// Stores what `write` writes at `path` (a temporary file renamed into place).
-    pub fn store(&self, path: &Path, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<(), String> {
-        crate::output::write_atomically(path, write).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    /// Stores what `write` writes as the entry `name` (a private temporary file renamed
+    /// into place).
+    pub fn store(&self, name: &str, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<(), String> {
+        self.images.write(name, write)
     }
 
-    /// The cached images: their paths and total size.
-    fn images(&self) -> Result<(Vec<PathBuf>, u64), String> {
-        let dir = self.dir.join(IMAGES);
-        let mut paths = Vec::new();
-        let mut size = 0;
-        for e in std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))? {
-            let e = e.map_err(|e| format!("{}: {e}", dir.display()))?;
-            size += e.metadata().map(|m| m.len()).unwrap_or(0);
-            paths.push(e.path());
-        }
-        Ok((paths, size))
+    /// The cached images: their names and total size.
+    fn images(&self) -> Result<(Vec<String>, u64), String> {
+        let entries = self.images.entries()?;
+        let size = entries.iter().filter_map(|e| e.1).sum();
+        Ok((entries.into_iter().map(|e| e.0).collect(), size))
     }
 }
 
-fn read_key(path: &Path) -> Result<Option<[u8; 32]>, String> {
-    match std::fs::read(path) {
-        Ok(bytes) => {
-            let key: [u8; 32] =
-                bytes.try_into().map_err(|_| format!("{}: not a pnacl key (32 bytes); remove it", path.display()))?;
-            Ok(Some(key))
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("{}: {e}", path.display())),
-    }
-}
-
-fn getrandom(buf: &mut [u8]) -> Result<(), String> {
+/// Fills `buf` with random bytes from the system.
+pub fn random_bytes(buf: &mut [u8]) -> Result<(), String> {
     use std::io::Read;
     std::fs::File::open("/dev/urandom")
         .and_then(|mut f| f.read_exact(buf))
         .map_err(|e| format!("no random bytes for a key: {e}"))
 }
 
+/// Says, once per process, for `command`, that the cache is not used and why.
+pub fn warn_unused(command: &str, why: &str, instead: &str) {
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    WARNED.call_once(|| {
+        report::emit(command, &Diagnostic::error(None, format!("{why}; {instead}")).warning());
+    });
+}
+
 /// Runs `pnacl cache`; returns the exit status.
 pub fn run(args: &Args) -> i32 {
     let result = Cache::open().and_then(|cache| {
-        let (paths, size) = cache.images()?;
-        match args.action {
-            Action::Info => {
-                println!("cache: {}", cache.dir.display());
-                println!("translations: {} ({:.1} MB)", paths.len(), size as f64 / 1e6);
-                println!("pnacl {VERSION} (build {BUILD_ID}), for {}", pnacl_codegen::target_features()?);
-            }
+        // A key others can read is as bad as a directory they can write.
+        cache.read_key()?;
+        let (names, size) = cache.images()?;
+        let dir = cache.dir.path().display();
+        let text = match args.action {
+            Action::Info => format!(
+                "cache: {dir}\ntranslations: {} ({:.1} MB)\npnacl {VERSION} (build {BUILD_ID}), for {}\n",
+                names.len(),
+                size as f64 / 1e6,
+                pnacl_codegen::target_features()?
+            ),
             Action::Clean => {
-                for p in &paths {
-                    std::fs::remove_file(p).map_err(|e| format!("{}: {e}", p.display()))?;
+                for name in &names {
+                    cache
+                        .images
+                        .remove(name)
+                        .map_err(|e| format!("{}: {e}", cache.images.path().join(name).display()))?;
                 }
-                let s = if paths.len() == 1 { "" } else { "s" };
-                let mb = size as f64 / 1e6;
-                println!("removed {} translation{s} ({mb:.1} MB) from {}", paths.len(), cache.dir.display());
+                let s = if names.len() == 1 { "" } else { "s" };
+                format!("removed {} translation{s} ({:.1} MB) from {dir}\n", names.len(), size as f64 / 1e6)
             }
-        }
-        Ok(status::SUCCESS)
+        };
+        Ok(text)
     });
-    report::finish("cache", result.map_err(|e| Failure::new(Diagnostic::error(None, e))))
+    let result = result.map_err(|e| Failure::new(Diagnostic::error(None, e)));
+    report::finish("cache", result.and_then(|text| crate::output::print(&text)).map(|()| status::SUCCESS))
 }
 
 #[cfg(test)]
@@ -186,10 +202,9 @@ mod tests {
 
     #[test]
     fn entries_differ_by_pexe_and_processor() {
-        let cache = Cache { dir: PathBuf::from("/c") };
-        let a = cache.entry(&[1; 32], "x86_64,has_avx=true");
-        assert_ne!(a, cache.entry(&[2; 32], "x86_64,has_avx=true"));
-        assert_ne!(a, cache.entry(&[1; 32], "x86_64,has_avx=false"));
-        assert!(a.starts_with("/c/images") && a.extension().is_some_and(|x| x == "pnaclo"));
+        let a = Cache::entry(&[1; 32], "x86_64,has_avx=true");
+        assert_ne!(a, Cache::entry(&[2; 32], "x86_64,has_avx=true"));
+        assert_ne!(a, Cache::entry(&[1; 32], "x86_64,has_avx=false"));
+        assert!(a.ends_with(".pnaclo") && !a.contains('/'));
     }
 }

@@ -1,5 +1,6 @@
 //! `pnacl check`: the PNaCl ABI verifier.
 
+use crate::input::{self, Expect};
 use crate::report::{self, Diagnostic as Report};
 use crate::{output, status};
 use pnacl_bitcode::{Module, ReadError, ReadOptions, read_parallel};
@@ -47,7 +48,7 @@ enum Outcome {
 }
 
 fn check_file(path: &Path) -> Outcome {
-    let bytes = match output::read_input(path) {
+    let bytes = match input::read_input(path, Expect::Pexe) {
         Ok(b) => b,
         Err(e) => return Outcome::Unreadable(e.to_string(), None),
     };
@@ -76,6 +77,8 @@ pub fn run(args: &Args) -> i32 {
     let mut worst = status::SUCCESS;
     let format = if report::json() { Format::Json } else { args.format };
     let mut json_out = Vec::new();
+    // The report is written once, at the end, so that a write error is reported once.
+    let mut text = String::new();
     // Files are checked in parallel too; results are reported in the order given.
     let outcomes: Vec<Outcome> = args.files.par_iter().map(|f| check_file(f)).collect();
     for (path, outcome) in args.files.iter().zip(outcomes) {
@@ -91,9 +94,11 @@ pub fn run(args: &Args) -> i32 {
                         // A warning says where its record is, since nothing else stops there.
                         Format::Text if !args.quiet && d.rule.is_warning() => {
                             let at = d.pos.map(|p| format!(" (record at bit {p})")).unwrap_or_default();
-                            println!("{file}: warning: {}{at} [{}]", d.describe(&m), d.rule)
+                            text.push_str(&format!("{file}: warning: {}{at} [{}]\n", d.describe(&m), d.rule))
                         }
-                        Format::Text if !args.quiet => println!("{file}: {} [{}]", d.describe(&m), d.rule),
+                        Format::Text if !args.quiet => {
+                            text.push_str(&format!("{file}: {} [{}]\n", d.describe(&m), d.rule))
+                        }
                         Format::Json => json_out.push(diagnostic_json(&file, &m, d)),
                         Format::Text => {}
                     }
@@ -123,9 +128,11 @@ pub fn run(args: &Args) -> i32 {
         }
     }
     if format == Format::Json && !args.quiet {
-        println!("{}", serde_json::to_string_pretty(&json_out).unwrap_or_default());
+        text = serde_json::to_string_pretty(&json_out).unwrap_or_default();
+        text.push('\n');
     }
-    worst
+    // A report that cannot be written fails the command, whatever it says.
+    report::finish("check", output::print(&text).map(|()| worst))
 }
 
 fn diagnostic_json(file: &str, m: &Module, d: &Diagnostic) -> serde_json::Value {

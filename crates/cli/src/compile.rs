@@ -2,6 +2,7 @@
 //! `pnacl run` then runs without translating.
 
 use crate::cache::Cache;
+use crate::input::{self, Expect};
 use crate::output::{self, Content};
 use crate::report::{self, Failure};
 use crate::run::{bitcode_of, read_module, report_load_error};
@@ -16,7 +17,9 @@ use std::path::PathBuf;
                         globals' initial contents; it records the pnacl build and the processor features it was \
                         made for, and the pexe's hash, and it is sealed with the key in pnacl's cache directory \
                         ($XDG_CACHE_HOME/pnacl or ~/.cache/pnacl): `pnacl run` refuses an image made by another \
-                        build, for another processor, or changed since.\n\n\
+                        build, for another processor, or changed since, and one another key sealed unless given \
+                        --allow-precompiled. An image is native code: whoever holds the key can run code as you \
+                        (see `pnacl cache --help`).\n\n\
                         Exit status: 0, 1 for bad input, 3 for a pexe that is not ABI-clean (each violation is \
                         reported).\n\n\
                         Examples:\n  pnacl compile fannkuchredux.pexe -o fannkuchredux.pnaclo\n  \
@@ -47,7 +50,7 @@ fn compile(args: &Args) -> Result<i32, Failure> {
         None => args.file.with_extension("pnaclo"),
     };
     output::check_target(&target_file, Content::Binary)?;
-    let bitcode = bitcode_of(&args.file, output::read(&args.file)?)?;
+    let bitcode = bitcode_of(&args.file, input::read(&args.file, Expect::Program)?)?;
     let module = read_module(&args.file, &bitcode)?;
     // Browser programs compile too (their image records that `run` refuses them).
     let tier = if args.baseline { Tier::Baseline } else { Tier::Optimizing };
@@ -57,7 +60,8 @@ fn compile(args: &Args) -> Result<i32, Failure> {
         failure.with_status(if violations { status::VIOLATIONS } else { status::BAD_INPUT })
     })?;
     let failed = |e: String| Failure::input(&name, e);
-    let key = Cache::open().and_then(|c| c.seal_key()).map_err(failed)?;
+    let key =
+        Cache::open().and_then(|c| c.seal_key()).map_err(|why| failed(format!("cannot seal the image: {why}")))?;
     let target = pnacl_codegen::target_features().map_err(failed)?;
     output::write_with(&target_file, Content::Binary, |out| image.write_to(&target, &key, out))?;
     // The process ends here: freeing the IR and the image piece by piece (a large program's

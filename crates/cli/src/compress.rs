@@ -1,6 +1,7 @@
 //! `pnacl compress`: rewrite a pexe with abbreviations searched for it. Smaller, same IR,
 //! still an ordinary pexe every PNaCl reader accepts.
 
+use crate::input::{self, Expect};
 use crate::output::{self, Content};
 use crate::report::{self, Diagnostic, Failure};
 use crate::status;
@@ -54,7 +55,7 @@ fn compress(args: &Args) -> Result<i32, Failure> {
     let name = output::input_name(&args.input);
     let target = args.output.as_deref().unwrap_or(&args.input);
     output::check_target(target, Content::Binary)?;
-    let data = output::read(&args.input)?;
+    let data = input::read(&args.input, Expect::Pexe)?;
     // ABI rules are the verifier's business: compression preserves whatever the file holds.
     let opts = ReadOptions { defer_abi: true, no_layout: false, ..ReadOptions::default() };
     let module = read_with(&data, opts, &mut pnacl_bitcode::NoListener).map_err(|e| Diagnostic::read(&name, &e))?;
@@ -73,9 +74,9 @@ fn compress(args: &Args) -> Result<i32, Failure> {
         let table = stats_table(&args.input, target, args.effort, &data, &compressed, times);
         // The table goes with the output only when that is not standard output.
         if output::is_stdio(target) {
-            eprint!("{table}");
+            report::eprint(&table);
         } else {
-            print!("{table}");
+            output::print(&table)?;
         }
     }
     Ok(status::SUCCESS)

@@ -1,5 +1,6 @@
 //! `pnacl dis`: the three-column listing of pnacl-bcdis, or textual records.
 
+use crate::input::{self, Expect};
 use crate::output::{self, Content};
 use crate::report::{self, Failure};
 use crate::status;
@@ -54,7 +55,7 @@ pub fn run(args: &Args) -> i32 {
 fn dis(args: &Args) -> Result<i32, Failure> {
     let name = output::input_name(&args.file);
     // Read first: an input that cannot be read leaves an existing output file alone.
-    let bytes = output::read(&args.file)?;
+    let bytes = input::read(&args.file, Expect::Pexe)?;
     if args.format == Format::Tbc {
         let mut text = String::new();
         // The records before a fault are still written, followed by the error.
@@ -84,7 +85,7 @@ fn summarize(name: &str, errors: Option<(u32, String)>) -> i32 {
         None => status::SUCCESS,
         Some((count, first)) => {
             let s = if count == 1 { "" } else { "s" };
-            eprintln!("pnacl dis: {name}: {count} error{s}; first: {first}");
+            report::eprint_line(&format!("pnacl dis: {name}: {count} error{s}; first: {first}"));
             status::BAD_INPUT
         }
     }

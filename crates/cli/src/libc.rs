@@ -24,6 +24,9 @@ pub struct Built {
     pub include: PathBuf,
     /// One bitcode file per source.
     pub bitcode: Vec<PathBuf>,
+    /// Where the library was built for this run only, when the cache directory cannot be
+    /// trusted (removed when dropped).
+    _private: Option<tempfile::TempDir>,
 }
 
 /// Writes out and compiles the library for `clang`, unless a previous run did: the
@@ -40,16 +43,30 @@ pub fn build(clang: &Path) -> Result<Built, String> {
         hash_dir(dir, &mut hasher);
     }
     let key = hasher.finalize().to_hex();
-    let root = Cache::location()?.join(format!("libc-{}", &key[..16]));
-    if !root.join("done").is_file() {
-        populate(&root, clang)?;
-    }
+    let name = format!("libc-{}", &key[..16]);
+    // The library is code linked into the user's programs: it is taken from the cache
+    // only under the cache's trust rule (crate::trust), else built for this run alone.
+    let cached = Cache::trusted_dir().and_then(|dir| {
+        if !dir.path().join(&name).join("done").is_file() {
+            populate(&dir.path().join(&name), clang)?;
+        }
+        dir.check_tree(&name).map(|()| dir.path().join(&name))
+    });
+    let (root, private) = match cached {
+        Ok(root) => (root, None),
+        Err(why) => {
+            crate::cache::warn_unused("cc", &why, "building pnacl's C library for this run only");
+            let tmp = tempfile::Builder::new().prefix("pnacl-libc-").tempdir().map_err(|e| e.to_string())?;
+            populate(&tmp.path().join(&name), clang)?;
+            (tmp.path().join(&name), Some(tmp))
+        }
+    };
     let mut bitcode: Vec<PathBuf> = std::fs::read_dir(root.join("bc"))
         .map_err(|e| format!("{}: {e}", root.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     bitcode.sort();
-    Ok(Built { include: root.join("include"), bitcode })
+    Ok(Built { include: root.join("include"), bitcode, _private: private })
 }
 
 fn hash_dir(dir: &Dir<'_>, hasher: &mut blake3::Hasher) {
@@ -101,6 +118,7 @@ fn populate(root: &Path, clang: &Path) -> Result<(), String> {
         Ok(())
     })?;
     std::fs::write(tmp.path().join("done"), b"").map_err(|e| e.to_string())?;
+    crate::trust::make_private(tmp.path()).map_err(|e| e.to_string())?;
     let tmp = tmp.keep();
     // Another run may have finished first: its copy is as good as ours.
     if std::fs::rename(&tmp, root).is_err() {

@@ -24,6 +24,7 @@ mod compress;
 mod dis;
 mod finalize;
 mod freeze;
+mod input;
 mod libc;
 mod names;
 mod output;
@@ -35,6 +36,7 @@ mod signals;
 mod simplify;
 mod status;
 mod thaw;
+mod trust;
 mod wasm;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -77,6 +79,10 @@ struct Cli {
     /// report as JSON on standard output).
     #[arg(long, global = true)]
     json: bool,
+    /// Refuse inputs larger than this (bytes, or with K, M or G; default 1G). Bitcode is
+    /// refused above 4G whatever this says.
+    #[arg(long, value_name = "SIZE", global = true, value_parser = input::parse_size)]
+    max_input: Option<u64>,
     #[command(subcommand)]
     command: Command,
 }
@@ -137,6 +143,22 @@ fn color_choice() -> ColorChoice {
     choice
 }
 
+/// Prints what clap has to say (help, the version, or a usage error) and returns the exit
+/// status: clap's own, or 1 if help or the version cannot be written to standard output
+/// (clap's `exit` would report success).
+fn clap_exit(e: &clap::Error) -> i32 {
+    use std::io::Write;
+    let printed = e.print().and_then(|()| std::io::stdout().flush());
+    match printed {
+        Err(io) if !e.use_stderr() => {
+            let failure = report::Failure::input("<stdout>", io);
+            report::emit("", &failure.diagnostic);
+            status::BAD_INPUT
+        }
+        _ => e.exit_code(),
+    }
+}
+
 fn main() {
     signals::default_sigpipe();
     let color = match color_choice() {
@@ -144,9 +166,13 @@ fn main() {
         ColorChoice::Always => clap::ColorChoice::Always,
         ColorChoice::Never => clap::ColorChoice::Never,
     };
-    let matches = Cli::command().color(color).get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let matches = match Cli::command().color(color).try_get_matches() {
+        Ok(m) => m,
+        Err(e) => std::process::exit(clap_exit(&e)),
+    };
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| std::process::exit(clap_exit(&e)));
     report::init(cli.color, cli.json);
+    input::init(cli.max_input);
     let status = match &cli.command {
         Command::Analyze(a) => analyze::run(a),
         Command::Rewrite(a) => rewrite::run(a),

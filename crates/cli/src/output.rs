@@ -7,6 +7,9 @@
 //!   name never appears in a message. An existing file is only replaced once the new one
 //!   is complete.
 //! - Binary output is refused on a terminal.
+//! - A write error (a full disk) is reported as the output's, with status 1, never hidden.
+//!
+//! Inputs are read by [`crate::input`].
 
 use crate::report::{Diagnostic, Failure, file_name};
 use std::io::{IsTerminal, Write};
@@ -15,55 +18,6 @@ use std::path::Path;
 /// Whether `path` is `-`: standard input for an input, standard output for an output.
 pub fn is_stdio(path: &Path) -> bool {
     path.as_os_str() == "-"
-}
-
-/// Reads an input file, or standard input for `-`.
-pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
-    if is_stdio(path) {
-        let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut buf)?;
-        return Ok(buf);
-    }
-    read_file(path)
-}
-
-/// Files larger than this are read by all cores, a part each.
-const PARALLEL_READ: u64 = 16 << 20;
-
-/// Reads a file. A large one is read in parallel parts: most of reading a file the system
-/// holds in memory is the copy and the first touch of each page of the buffer, which the
-/// cores can share.
-fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
-    use rayon::prelude::*;
-    use std::io::{Read, Seek, SeekFrom};
-    use std::os::unix::fs::FileExt;
-    let mut file = std::fs::File::open(path)?;
-    let meta = file.metadata()?;
-    let threads = rayon::current_num_threads();
-    if !meta.is_file() || meta.len() < PARALLEL_READ || threads < 2 {
-        return std::fs::read(path);
-    }
-    let Ok(len) = usize::try_from(meta.len()) else { return std::fs::read(path) };
-    let mut buf = vec![0u8; len];
-    let part = len.div_ceil(threads);
-    let parts =
-        buf.par_chunks_mut(part).enumerate().try_for_each(|(i, chunk)| file.read_exact_at(chunk, (i * part) as u64));
-    match parts {
-        Ok(()) => {
-            // Whatever was appended since the size was taken.
-            file.seek(SeekFrom::Start(len as u64))?;
-            file.read_to_end(&mut buf)?;
-            Ok(buf)
-        }
-        // Shorter than its size said (it changed meanwhile): read as it is now.
-        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => std::fs::read(path),
-        Err(e) => Err(e),
-    }
-}
-
-/// Reads an input file (or standard input for `-`); a failure names the file.
-pub fn read(path: &Path) -> Result<Vec<u8>, Failure> {
-    read_input(path).map_err(|e| Failure::input(&input_name(path), e))
 }
 
 /// How an input is named in messages: as given, `<stdin>` for `-`.
@@ -96,6 +50,13 @@ pub fn check_target(path: &Path, content: Content) -> Result<(), Failure> {
         .with_status(crate::status::USAGE));
     }
     Ok(())
+}
+
+/// Writes `text` to standard output, then flushes it. A failure (a full disk) is reported
+/// as `<stdout>`'s, with status 1; a closed pipe ends the process by `SIGPIPE` before.
+pub fn print(text: &str) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(|e| Failure::input("<stdout>", e))
 }
 
 /// Writes `bytes` to `path` atomically (or to standard output for `-`).
@@ -175,19 +136,5 @@ fn plain(e: &std::io::Error) -> std::io::Error {
     match inner {
         Some(inner) => plain(inner),
         None => std::io::Error::from(e.kind()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_large_file_reads_whole_and_in_order() {
-        let dir = tempfile::tempdir().expect("temporary directory");
-        let path = dir.path().join("large");
-        let bytes: Vec<u8> = (0..PARALLEL_READ as usize + 12_345).map(|i| (i * 7 + i / 4099) as u8).collect();
-        std::fs::write(&path, &bytes).expect("written");
-        assert!(read_input(&path).expect("read") == bytes);
     }
 }

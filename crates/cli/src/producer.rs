@@ -10,7 +10,7 @@ use std::path::Path;
 /// Reads an LLVM bitcode file (`-` for standard input).
 pub fn read_llvm(path: &Path) -> Result<Module, Failure> {
     let name = crate::output::input_name(path);
-    let bytes = crate::output::read(path)?;
+    let bytes = crate::input::read(path, crate::input::Expect::Bitcode)?;
     if bytes.starts_with(b"PEXE") {
         return Err(Failure::input(
             &name,

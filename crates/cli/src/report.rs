@@ -21,9 +21,10 @@
 use pnacl_bitstream::BitPos;
 use pnacl_text::TextError;
 use std::fmt::Display;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// When diagnostics are coloured (`--color`).
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -169,7 +170,8 @@ impl Diagnostic {
     /// Renders the diagnostic for `command` (`dis`, `asm`, ...) in the text format.
     pub fn render(&self, command: &str, color: bool) -> String {
         let paint = |code: &str, s: &str| if color { format!("\x1b[{code}m{s}\x1b[0m") } else { s.to_string() };
-        let mut location = format!("pnacl {command}:");
+        // No command: pnacl itself (its --help).
+        let mut location = if command.is_empty() { "pnacl:".to_string() } else { format!("pnacl {command}:") };
         if let Some(f) = &self.file {
             location.push(' ');
             location.push_str(f);
@@ -239,13 +241,34 @@ impl Diagnostic {
     }
 }
 
+/// Set when a write to standard error failed: there is nowhere left to report it, so the
+/// command's exit status says it instead ([`finish`]).
+static STDERR_FAILED: AtomicBool = AtomicBool::new(false);
+
 /// Writes `d` on standard error, as `--json` and `--color` ask.
 pub fn emit(command: &str, d: &Diagnostic) {
     let s = settings();
     if s.json {
-        eprintln!("{}", d.to_json(command));
+        eprint_line(&d.to_json(command).to_string());
     } else {
-        eprintln!("{}", d.render(command, s.color));
+        eprint_line(&d.render(command, s.color));
+    }
+}
+
+/// Writes `text` and a newline on standard error. Unlike `eprintln!`, a failure (standard
+/// error on a full disk) does not panic: it is remembered, and [`finish`] ends the command
+/// with status 1 if it would otherwise succeed.
+pub fn eprint_line(text: &str) {
+    let mut err = std::io::stderr().lock();
+    if err.write_all(text.as_bytes()).and_then(|()| err.write_all(b"\n")).is_err() {
+        STDERR_FAILED.store(true, Ordering::Relaxed);
+    }
+}
+
+/// [`eprint_line`] without the newline.
+pub fn eprint(text: &str) {
+    if std::io::stderr().lock().write_all(text.as_bytes()).is_err() {
+        STDERR_FAILED.store(true, Ordering::Relaxed);
     }
 }
 
@@ -281,15 +304,21 @@ impl From<Diagnostic> for Failure {
     }
 }
 
-/// Reports the failure of `command`'s body, if any; returns the exit status.
+/// Reports the failure of `command`'s body, if any; returns the exit status: the body's,
+/// or 1 ([`crate::status::BAD_INPUT`]) for a success whose diagnostics could not be written
+/// to standard error.
 pub fn finish(command: &str, result: Result<i32, Failure>) -> i32 {
-    match result {
+    let status = match result {
         Ok(status) => status,
         Err(f) => {
             emit(command, &f.diagnostic);
             f.status
         }
+    };
+    if status == crate::status::SUCCESS && STDERR_FAILED.load(Ordering::Relaxed) {
+        return crate::status::BAD_INPUT;
     }
+    status
 }
 
 /// How a file is named in messages: as given, or `<stdin>` / `<stdout>` for `-`.

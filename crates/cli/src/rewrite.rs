@@ -1,5 +1,6 @@
 //! `pnacl rewrite`: read a pexe and write it back with other abbreviations.
 
+use crate::input::{self, Expect};
 use crate::output::{self, Content};
 use crate::report::{self, Diagnostic, Failure};
 use crate::status;
@@ -42,7 +43,7 @@ pub fn run(args: &Args) -> i32 {
 fn rewrite(args: &Args) -> Result<i32, Failure> {
     let name = output::input_name(&args.input);
     output::check_target(&args.output, Content::Binary)?;
-    let data = output::read(&args.input)?;
+    let data = input::read(&args.input, Expect::Pexe)?;
     // The ABI rules are the verifier's business: a rewrite preserves whatever the file holds.
     let opts = ReadOptions { defer_abi: true, ..ReadOptions::default() };
     let module = read_with(&data, opts, &mut pnacl_bitcode::NoListener).map_err(|e| Diagnostic::read(&name, &e))?;

@@ -2,14 +2,15 @@
 //! `pnacl compile` wrote) and run it in the sandbox.
 
 use crate::cache::{Cache, Lookup};
+use crate::input::{self, Expect};
 use crate::report::{self, Diagnostic, Failure};
 use crate::{output, status};
 use pnacl_bitcode::{Module, ReadOptions, read_parallel};
 use pnacl_codegen::Tier;
-use pnacl_runtime::{Image, LoadError, MAGIC, Options, Preopen, is_browser_program};
+use pnacl_runtime::{Image, ImageError, LoadError, MAGIC, Options, Preopen, is_browser_program};
 use std::ffi::OsString;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 /// Arguments of `pnacl run`.
@@ -19,8 +20,11 @@ use std::time::Instant;
                         come before FILE. A `--` right after FILE is dropped (`pnacl run app.pexe -- -v` passes \
                         `-v`); write `-- --` to pass `--` itself. A pexe's translation is cached \
                         ($XDG_CACHE_HOME/pnacl or ~/.cache/pnacl; see `pnacl cache`).\n\n\
+                        An image is native code: it runs only if your own key sealed it (`pnacl compile` on this \
+                        machine, as you), unless --allow-precompiled is given.\n\n\
                         Exit status: the guest's own; 125 if the pexe cannot be loaded (unreadable, not ABI-clean, \
-                        no _start, an image that is stale, for another processor or changed); 126 for a browser \
+                        no _start, an image that is stale, for another processor, changed, sealed by another key \
+                        or malformed); 126 for a browser \
                         (PPAPI) pexe; 134 if the guest traps; 2 for a usage error.\n\n\
                         Examples:\n  pnacl run fannkuchredux.pexe 10\n  pnacl run --no-cache --stats nbody.pexe 1000\n  \
                         pnacl run --dir /tmp::/data cat.pexe /data/notes.txt\n  \
@@ -42,7 +46,7 @@ pub struct Args {
     #[arg(long = "dir", value_name = "HOST[::GUEST]")]
     pub dirs: Vec<String>,
     /// Most guest memory that may be mapped at once (bytes, or with K, M or G).
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = input::parse_size)]
     pub max_memory: Option<u64>,
     /// Print translation and run statistics to stderr at exit.
     #[arg(long)]
@@ -57,6 +61,14 @@ pub struct Args {
     /// translate, code up to twice as slow), and do not cache the result.
     #[arg(long)]
     pub baseline: bool,
+    /// Run FILE even if it is an image (.pnaclo) that your own key did not seal: one
+    /// compiled by another user or on another machine, or changed since. RISK: an image is
+    /// native code. pnacl checks its structure (every offset, relocation, table and
+    /// layout), not its instructions, so whoever made the file can run any code as you,
+    /// outside the sandbox. Give it only for images from someone you would trust with a
+    /// program of theirs.
+    #[arg(long)]
+    pub allow_precompiled: bool,
 }
 
 impl Args {
@@ -73,18 +85,6 @@ impl Args {
             _ => rest,
         }
     }
-}
-
-/// Parses `123`, `64K`, `512M`, `2G` (binary multiples).
-fn parse_size(s: &str) -> Result<u64, String> {
-    let (digits, shift) = match s.as_bytes().last() {
-        Some(b'k' | b'K') => (&s[..s.len() - 1], 10),
-        Some(b'm' | b'M') => (&s[..s.len() - 1], 20),
-        Some(b'g' | b'G') => (&s[..s.len() - 1], 30),
-        _ => (s, 0),
-    };
-    let n: u64 = digits.parse().map_err(|_| format!("not a size: {s:?} (use bytes, or a number with K, M or G)"))?;
-    n.checked_mul(1 << shift).ok_or_else(|| format!("size too large: {s}"))
 }
 
 /// The guest environment: the host's if asked, then the `--env` entries, later ones
@@ -152,19 +152,22 @@ struct CacheSlot {
     key: [u8; 32],
     target: String,
     pexe_hash: [u8; 32],
-    path: PathBuf,
+    entry: String,
 }
 
 impl CacheSlot {
     /// The slot of `bitcode`, unless the cache cannot be used (no home directory, ...):
     /// then the pexe is translated as if `--no-cache` had been given.
     fn new(bitcode: &[u8]) -> Option<CacheSlot> {
-        let cache = Cache::open().ok()?;
-        let key = cache.seal_key().ok()?;
+        // No place for a cache at all (no home directory) is no reason for a warning.
+        Cache::location().ok()?;
+        let opened = Cache::open().and_then(|cache| cache.seal_key().map(|key| (cache, key)));
+        let (cache, key) =
+            opened.map_err(|why| crate::cache::warn_unused("run", &why, "running without the cache")).ok()?;
         let target = pnacl_codegen::target_features().ok()?;
         let pexe_hash = *blake3::hash(bitcode).as_bytes();
-        let path = cache.entry(&pexe_hash, &target);
-        Some(CacheSlot { cache, key, target, pexe_hash, path })
+        let entry = Cache::entry(&pexe_hash, &target);
+        Some(CacheSlot { cache, key, target, pexe_hash, entry })
     }
 }
 
@@ -175,18 +178,17 @@ fn image(args: &Args, bytes: Vec<u8>) -> Result<(Image, bool), Failure> {
     let name = output::input_name(args.file());
     let load_error = |e: String| Failure::input(&name, e).with_status(status::LOAD_ERROR);
     if bytes.starts_with(MAGIC) {
-        let key = Cache::open().and_then(|c| c.seal_key()).map_err(load_error)?;
-        let target = pnacl_codegen::target_features().map_err(load_error)?;
-        let image = Image::from_bytes(&bytes, &target, &key).map_err(|e| load_error(e.to_string()))?;
-        return Ok((image, true));
+        return image_file(args, &bytes).map(|image| (image, true)).map_err(load_error);
     }
     let as_load_error = |f: Failure| f.with_status(status::LOAD_ERROR);
     let bitcode = bitcode_of(args.file(), bytes).map_err(as_load_error)?;
     let slot = if args.no_cache { None } else { CacheSlot::new(&bitcode) };
     if let Some(s) = &slot {
-        match s.cache.lookup(&s.path, &s.pexe_hash, &s.target, &s.key) {
+        match s.cache.lookup(&s.entry, &s.pexe_hash, &s.target, &s.key) {
             Lookup::Hit(image) => return Ok((*image, true)),
-            Lookup::Bad(e) if args.stats => eprintln!("pnacl: stats: cached translation refused ({e}); translating"),
+            Lookup::Bad(e) if args.stats => {
+                report::eprint_line(&format!("pnacl: stats: cached translation refused ({e}); translating"))
+            }
             Lookup::Bad(_) | Lookup::Miss => {}
         }
     }
@@ -198,11 +200,27 @@ fn image(args: &Args, bytes: Vec<u8>) -> Result<(Image, bool), Failure> {
     let tier = if args.baseline { Tier::Baseline } else { Tier::Optimizing };
     let image = Image::compile(&module, &bitcode, tier).map_err(|e| report_load_error("run", &name, &module, e))?;
     if let Some(s) = slot.filter(|_| tier == Tier::Optimizing)
-        && let Err(e) = s.cache.store(&s.path, |out| image.write_to(&s.target, &s.key, out))
+        && let Err(e) = s.cache.store(&s.entry, |out| image.write_to(&s.target, &s.key, out))
     {
         report::emit("run", &Diagnostic::error(None, format!("the translation is not cached: {e}")).warning());
     }
     Ok((image, false))
+}
+
+/// The image FILE holds (`bytes`): sealed with the user's key, or with any key (or none)
+/// under `--allow-precompiled`; checked in every other way either way.
+fn image_file(args: &Args, bytes: &[u8]) -> Result<Image, String> {
+    let target = pnacl_codegen::target_features()?;
+    if args.allow_precompiled {
+        return Image::from_foreign_bytes(bytes, &target).map_err(|e| e.to_string());
+    }
+    const HOW: &str = "--allow-precompiled runs it anyway, at the risk `pnacl run --help` states";
+    let key =
+        Cache::open().and_then(|c| c.seal_key()).map_err(|why| format!("its seal cannot be checked: {why}; {HOW}"))?;
+    Image::from_bytes(bytes, &target, &key).map_err(|e| match e {
+        ImageError::Tampered => format!("{e} ({HOW})"),
+        e => e.to_string(),
+    })
 }
 
 /// Runs the command; returns the process exit status (when the guest could not start:
@@ -220,7 +238,7 @@ fn run_file(args: &Args) -> Result<i32, Failure> {
     if argv.iter().chain(&env).any(|a| a.contains(&0)) {
         return Err(usage("arguments and environment cannot contain NUL bytes".into()));
     }
-    let bytes = output::read(args.file()).map_err(|f| f.with_status(status::LOAD_ERROR))?;
+    let bytes = input::read(args.file(), Expect::Program).map_err(|f| f.with_status(status::LOAD_ERROR))?;
     let (image, loaded) = image(args, bytes)?;
     let options = Options {
         args: argv,
@@ -234,20 +252,4 @@ fn run_file(args: &Args) -> Result<i32, Failure> {
     };
     let error = pnacl_runtime::run(&image, options);
     Err(Failure::input(&output::input_name(args.file()), &error).with_status(error.exit_status()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_size;
-
-    #[test]
-    fn sizes() {
-        assert_eq!(parse_size("4096"), Ok(4096));
-        assert_eq!(parse_size("64K"), Ok(64 << 10));
-        assert_eq!(parse_size("3m"), Ok(3 << 20));
-        assert_eq!(parse_size("2G"), Ok(2 << 30));
-        assert!(parse_size("2T").is_err());
-        assert!(parse_size("").is_err());
-        assert!(parse_size("99999999999999G").is_err());
-    }
 }

@@ -100,8 +100,8 @@ pub fn link(modules: Vec<Module>) -> Result<Module, Failure> {
 pub fn run_passes(m: &mut Module, passes: &[&dyn Pass], print_after: &[String]) -> Result<(), String> {
     pipeline::run(m, passes, |name, m| {
         if print_after.iter().any(|p| p == name) {
-            eprintln!("; *** module after {name} ***");
-            eprint!("{}", print(m, &PrintOptions { opaque_pointers: true }));
+            report::eprint_line(&format!("; *** module after {name} ***"));
+            report::eprint(&print(m, &PrintOptions { opaque_pointers: true }));
         }
     })
     .map_err(|e| e.to_string())

@@ -1,5 +1,6 @@
 //! `pnacl thaw`: a pexe as LLVM IR text that today's LLVM reads.
 
+use crate::input::{self, Expect};
 use crate::output::{self, Content};
 use crate::report::{self, Diagnostic, Failure};
 use crate::status;
@@ -35,7 +36,7 @@ pub fn run(args: &Args) -> i32 {
 
 fn thaw_file(args: &Args) -> Result<i32, Failure> {
     let name = output::input_name(&args.input);
-    let bytes = output::read(&args.input)?;
+    let bytes = input::read(&args.input, Expect::Pexe)?;
     let options = ReadOptions { defer_abi: true, no_layout: true, ..ReadOptions::default() };
     let module = pnacl_bitcode::read_parallel(&bytes, options).map_err(|e| Diagnostic::read(&name, &e))?;
     let options = ThawOptions { typed_pointers: args.typed_pointers, name_module_values: args.name_all };

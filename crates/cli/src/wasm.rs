@@ -1,6 +1,7 @@
 //! `pnacl wasm`: translate a pexe to one WebAssembly module, and write the JavaScript host
 //! that runs it under Node (`node APP.mjs ARGS...` behaves as `pnacl run APP.pexe ARGS...`).
 
+use crate::input;
 use crate::output::{self, Content};
 use crate::report::{self, Diagnostic, Failure};
 use crate::run::{bitcode_of, read_module};
@@ -49,7 +50,7 @@ fn translate(args: &Args) -> Result<i32, Failure> {
         return Err(Failure::new(Diagnostic::error(None, "the module and its launcher are files: give -o FILE.wasm"))
             .with_status(status::USAGE));
     }
-    let bitcode = bitcode_of(&args.file, output::read(&args.file)?)?;
+    let bitcode = bitcode_of(&args.file, input::read(&args.file, input::Expect::Program)?)?;
     let module = read_module(&args.file, &bitcode)?;
     let violations = pnacl_verify::verify(&module);
     if !violations.is_empty() {

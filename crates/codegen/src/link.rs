@@ -119,7 +119,25 @@ pub(crate) struct Assembled {
     pub traps: Vec<(u32, TrapKind)>,
 }
 
-const FUNCTION_ALIGN: usize = 16;
+/// Where functions start in assembled code: each at the first multiple of this after the
+/// end of the one before (the first at 0).
+pub const FUNCTION_ALIGN: usize = 16;
+
+/// Whether the 8 bytes at `offset` of assembled code are where the translator puts an
+/// absolute relocation: the immediate of a `movabs` (x86-64 `REX.W B8+r`, `48` or `49`
+/// then `B8`..`BF`), left zero until loading. Every absolute relocation Cranelift emits for
+/// pnacl is one (host functions, the memory base, the function table): a relocation
+/// anywhere else would overwrite instructions.
+pub fn is_relocation_site(code: &[u8], offset: u32) -> bool {
+    let at = offset as usize;
+    let Some(imm) = at.checked_add(8).and_then(|end| code.get(at..end)) else { return false };
+    let opcode = if cfg!(target_arch = "x86_64") {
+        at >= 2 && matches!(code[at - 2], 0x48 | 0x49) && code[at - 1] & 0xf8 == 0xb8
+    } else {
+        true
+    };
+    opcode && imm.iter().all(|&b| b == 0)
+}
 
 /// Lays `compiled` out (module function `f` is `compiled[i]` with `function == f`) and
 /// resolves the calls between them. The functions are copied and patched in parallel, each

@@ -1,6 +1,14 @@
 //! `flatten-globals`: every global initializer becomes bytes and relocations: `[N x i8]`
 //! data or zeros, `i32 ptrtoint (@G)` (plus an addend), or a packed struct of those; uses
 //! of the global see it through a cast to its old type.
+//!
+//! Memory follows the input, not the sizes it declares: an initializer is held as runs of
+//! bytes, zero-fill (a size) and relocations, as the PNaCl globals block writes it, so
+//! `char big[400000000] = {1};` is one byte and a count. Between two relocations Google's
+//! pass wrote one `[N x i8]` of data whenever a byte was not zero; here a stretch of at
+//! least [`ZERO_FILL`] zeros that the initializer leaves implicit (`zeroinitializer`,
+//! padding) becomes zero-fill of its own: the same memory, without writing the zeros out.
+//! Globals holding more than 4 GiB, more than a 32-bit address space, are refused.
 
 use crate::util::inst;
 use crate::{Pass, PassError};
@@ -14,12 +22,29 @@ pub struct FlattenGlobals;
 
 const NAME: &str = "flatten-globals";
 
-/// An initializer as bytes, with 4-byte relocations at some offsets.
+/// A stretch of implicit zeros at least this long becomes zero-fill of its own.
+pub const ZERO_FILL: u64 = 4096;
+
+/// The most data the globals can hold: a 32-bit address space.
+const MAX_DATA: u64 = 1 << 32;
+
+/// A part of a flattened initializer.
+#[derive(Debug, PartialEq)]
+enum Piece {
+    /// Bytes as they are.
+    Bytes(Vec<u8>),
+    /// This many zero bytes, left implicit.
+    Zeros(u64),
+    /// A 4-byte relocation: the address of a global value plus an addend.
+    Reloc(ConstId, i64),
+}
+
+/// An initializer as runs of bytes, zeros and relocations.
 #[derive(Default)]
 struct Flat {
-    bytes: Vec<u8>,
-    /// `(offset, target address constant, addend)`.
-    relocs: Vec<(usize, ConstId, i64)>,
+    pieces: Vec<Piece>,
+    /// Its size so far, in bytes.
+    len: u64,
 }
 
 /// The global value and byte offset a pointer constant denotes.
@@ -111,40 +136,90 @@ fn gep_offset(m: &Module, source: TypeId, indices: &[ConstId]) -> Result<i64, St
 }
 
 impl Flat {
+    fn bytes(&mut self, bytes: &[u8]) {
+        self.len += bytes.len() as u64;
+        match self.pieces.last_mut() {
+            Some(Piece::Bytes(b)) => b.extend_from_slice(bytes),
+            _ if bytes.is_empty() => {}
+            _ => self.pieces.push(Piece::Bytes(bytes.to_vec())),
+        }
+    }
+
+    fn zeros(&mut self, n: u64) {
+        self.len = self.len.saturating_add(n);
+        match self.pieces.last_mut() {
+            Some(Piece::Zeros(z)) => *z = z.saturating_add(n),
+            _ if n == 0 => {}
+            _ => self.pieces.push(Piece::Zeros(n)),
+        }
+    }
+
+    /// Pads with zeros up to `end`, or cuts back to it.
+    fn resize(&mut self, end: u64) -> Result<(), String> {
+        if end >= self.len {
+            self.zeros(end - self.len);
+            return Ok(());
+        }
+        while self.len > end {
+            let cut = self.len - end;
+            let last = self.pieces.last_mut().expect("a non-empty initializer has pieces");
+            let size = match last {
+                Piece::Bytes(b) => b.len() as u64,
+                Piece::Zeros(n) => *n,
+                Piece::Reloc(..) => 4,
+            };
+            if cut >= size {
+                self.pieces.pop();
+                self.len -= size;
+                continue;
+            }
+            match last {
+                Piece::Bytes(b) => b.truncate((size - cut) as usize),
+                Piece::Zeros(n) => *n -= cut,
+                Piece::Reloc(..) => return Err("a constant larger than its type cuts a relocation".into()),
+            }
+            self.len = end;
+        }
+        Ok(())
+    }
+
     /// Appends constant `c` of type `t` as laid out in memory.
     fn put(&mut self, m: &Module, c: ConstId, t: TypeId) -> Result<(), String> {
-        let size = m.types.alloc_size(t).ok_or("an unsized initializer")? as usize;
-        let start = self.bytes.len();
+        let size = m.types.alloc_size(t).ok_or("an unsized initializer")?;
+        if size > MAX_DATA {
+            return Err(too_much(size));
+        }
+        let start = self.len;
         match m.consts.get(c) {
             Const::Zero(_) | Const::Undef(_) | Const::Poison(_) | Const::Null(_) => {}
             Const::Int { value, .. } => {
                 let n = m.types.store_size(t).unwrap_or(8) as usize;
-                self.bytes.extend_from_slice(&value.to_le_bytes()[..n.min(8)]);
+                self.bytes(&value.to_le_bytes()[..n.min(8)]);
             }
             Const::WideInt { words, .. } => {
                 let n = m.types.store_size(t).unwrap_or(0) as usize;
                 let all: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-                self.bytes.extend_from_slice(&all[..n.min(all.len())]);
+                self.bytes(&all[..n.min(all.len())]);
             }
             Const::Float { bits, .. } => {
                 let n = m.types.store_size(t).unwrap_or(8) as usize;
-                self.bytes.extend_from_slice(&bits.to_le_bytes()[..n.min(16)]);
+                self.bytes(&bits.to_le_bytes()[..n.min(16)]);
             }
             Const::Data { elems, .. } => {
                 let elem = m.types.element(t).ok_or("data of a non-sequence")?;
                 let n = m.types.store_size(elem).unwrap_or(1) as usize;
-                let stride = m.types.alloc_size(elem).unwrap_or(1) as usize;
+                let stride = m.types.alloc_size(elem).unwrap_or(1);
                 for e in elems {
-                    let at = self.bytes.len();
-                    self.bytes.extend_from_slice(&e.to_le_bytes()[..n.min(8)]);
-                    self.bytes.resize(at + stride, 0);
+                    let at = self.len;
+                    self.bytes(&e.to_le_bytes()[..n.min(8)]);
+                    self.resize(at + stride)?;
                 }
             }
             Const::Aggregate { elems, .. } => match m.types.get(t).clone() {
                 Type::Struct(s) => {
                     for (k, (&e, &ft)) in elems.iter().zip(&s.fields).enumerate() {
-                        let off = m.types.field_offset(t, k).ok_or("a field out of range")? as usize;
-                        self.bytes.resize(start + off, 0);
+                        let off = m.types.field_offset(t, k).ok_or("a field out of range")?;
+                        self.resize(start + off)?;
                         self.put(m, e, ft)?;
                     }
                 }
@@ -160,18 +235,70 @@ impl Flat {
                 // (i32 -8 to ptr)`) is data, not a relocation.
                 if let Some(v) = absolute(m, c).filter(|&v| v != 0) {
                     let n = m.types.store_size(t).unwrap_or(4) as usize;
-                    self.bytes.extend_from_slice(&v.to_le_bytes()[..n.min(8)]);
+                    self.bytes(&v.to_le_bytes()[..n.min(8)]);
                 } else if let Some((g, addend)) = address(m, c)? {
                     if m.types.store_size(t) != Some(4) {
                         return Err("an address stored in other than 4 bytes".into());
                     }
-                    self.relocs.push((start, g, addend));
-                    self.bytes.extend_from_slice(&[0; 4]);
+                    self.pieces.push(Piece::Reloc(g, addend));
+                    self.len += 4;
                 }
             }
         }
-        self.bytes.resize(start + size, 0);
-        Ok(())
+        self.resize(start + size)
+    }
+}
+
+/// The refusal of `size` bytes of globals.
+fn too_much(size: u64) -> String {
+    format!("{size} bytes of data: more than the 4 GiB a PNaCl program's 32-bit address space holds")
+}
+
+/// The elements of the bytes and zeros between two relocations (or an end): one
+/// `[N x i8]` of zeros if they are all zero, else data, with every stretch of at least
+/// [`ZERO_FILL`] implicit zeros as zero-fill of its own.
+fn slice_parts(m: &mut Module, slice: &[Piece], parts: &mut Vec<(TypeId, ConstId)>) {
+    let i8t = m.types.int(8);
+    let mut part = |m: &mut Module, len: u64, data: Option<Vec<u8>>| {
+        if len == 0 {
+            return;
+        }
+        let ty = m.types.intern(Type::Array { len, elem: i8t });
+        let c = match data {
+            Some(bytes) if bytes.iter().any(|&b| b != 0) => {
+                Const::Data { ty, elems: bytes.iter().map(|&b| u64::from(b)).collect() }
+            }
+            _ => Const::Zero(ty),
+        };
+        parts.push((ty, m.consts.intern(c)));
+    };
+    let all_zero = slice.iter().all(|p| !matches!(p, Piece::Bytes(b) if b.iter().any(|&x| x != 0)));
+    if all_zero {
+        let len = slice.iter().map(|p| if let Piece::Bytes(b) = p { b.len() as u64 } else { zeros(p) }).sum();
+        return part(m, len, None);
+    }
+    let mut data: Vec<u8> = Vec::new();
+    for p in slice {
+        match p {
+            Piece::Bytes(b) => data.extend_from_slice(b),
+            Piece::Zeros(n) if *n >= ZERO_FILL => {
+                let len = data.len() as u64;
+                part(m, len, Some(std::mem::take(&mut data)));
+                part(m, *n, None);
+            }
+            Piece::Zeros(n) => data.resize(data.len() + *n as usize, 0),
+            Piece::Reloc(..) => unreachable!("a slice holds no relocation"),
+        }
+    }
+    let len = data.len() as u64;
+    part(m, len, Some(data));
+}
+
+/// The size of a run of zeros.
+fn zeros(p: &Piece) -> u64 {
+    match p {
+        Piece::Zeros(n) => *n,
+        _ => 0,
     }
 }
 
@@ -180,21 +307,13 @@ fn build(m: &mut Module, flat: Flat) -> (TypeId, ConstId) {
     let i8t = m.types.int(8);
     let i32t = m.types.int(32);
     let mut parts: Vec<(TypeId, ConstId)> = Vec::new();
-    let mut at = 0;
-    let bytes_part = |m: &mut Module, data: &[u8], parts: &mut Vec<(TypeId, ConstId)>| {
-        if data.is_empty() {
-            return;
-        }
-        let ty = m.types.intern(Type::Array { len: data.len() as u64, elem: i8t });
-        let c = if data.iter().all(|&b| b == 0) {
-            Const::Zero(ty)
-        } else {
-            Const::Data { ty, elems: data.iter().map(|&b| u64::from(b)).collect() }
+    let mut slice = Vec::new();
+    for piece in flat.pieces {
+        let Piece::Reloc(target, addend) = piece else {
+            slice.push(piece);
+            continue;
         };
-        parts.push((ty, m.consts.intern(c)));
-    };
-    for &(off, target, addend) in &flat.relocs {
-        bytes_part(m, &flat.bytes[at..off], &mut parts);
+        slice_parts(m, &std::mem::take(&mut slice), &mut parts);
         let p = m.consts.intern(Const::Expr { ty: i32t, op: ExprOp::Cast(CastOp::PtrToInt), operands: vec![target] });
         let c = if addend as u32 == 0 {
             p
@@ -203,9 +322,8 @@ fn build(m: &mut Module, flat: Flat) -> (TypeId, ConstId) {
             m.consts.intern(Const::Expr { ty: i32t, op: ExprOp::Binary(BinaryOp::Add, 0), operands: vec![p, k] })
         };
         parts.push((i32t, c));
-        at = off + 4;
     }
-    bytes_part(m, &flat.bytes[at..], &mut parts);
+    slice_parts(m, &slice, &mut parts);
     if parts.is_empty() {
         // A zero-size global keeps a size of zero.
         let ty = m.types.intern(Type::Array { len: 0, elem: i8t });
@@ -254,6 +372,20 @@ impl Pass for FlattenGlobals {
     }
 
     fn run(&self, m: &mut Module) -> Result<(), PassError> {
+        // What the target cannot hold is refused before anything is made of it.
+        let mut total = 0u64;
+        for g in m.globals.iter().filter(|g| g.init.is_some()) {
+            let size = m.types.alloc_size(g.value_ty).unwrap_or(0);
+            total = total.saturating_add(size);
+            if total > MAX_DATA {
+                let (construct, size) = if size > MAX_DATA {
+                    (format!("global @{}", g.props.name), size)
+                } else {
+                    ("the globals".to_string(), total)
+                };
+                return Err(PassError { pass: NAME, function: None, construct, message: too_much(size) });
+            }
+        }
         // Old address types of the globals whose type changes.
         let mut retyped: HashMap<GlobalId, TypeId> = HashMap::new();
         for gi in 0..m.globals.len() {

@@ -78,7 +78,7 @@ impl Instance {
                 std::thread::park();
             }
         }
-        crate::output::sync();
+        let status = crate::output::finish(status);
         if self.options.stats {
             self.print_stats(status);
         }

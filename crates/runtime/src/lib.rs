@@ -22,6 +22,7 @@ mod jmpbuf;
 mod memory;
 mod options;
 mod output;
+mod printable;
 mod process;
 mod signals;
 mod sjlj;
@@ -36,6 +37,7 @@ pub use image::encoding::{BUILD_ID, FORMAT, Header, ImageError, MAGIC, VERSION};
 pub use irt::interfaces::is_browser_program;
 pub use memory::GuestMemory;
 pub use options::Options;
+pub use printable::printable;
 pub use status::{EXIT_LOAD_ERROR, EXIT_TRAP, EXIT_UNSUPPORTED, LoadError};
 
 /// Runs `image`: returns only if it cannot be started. Otherwise the process ends with

@@ -14,6 +14,7 @@ use crate::{host, signals, startup, thread};
 use pnacl_codegen::abi::{self, TableEntry, memory};
 use pnacl_codegen::{Addresses, Translation};
 use std::convert::Infallible;
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize};
 
 /// Loads `image` and runs it; returns only on a load error.
@@ -45,11 +46,16 @@ pub(crate) fn start(image: &Image, options: Options) -> Result<Infallible, LoadE
 
     // Globals, then the heap, then the main thread's stack with the startup block on top.
     let layout = &translation.layout;
-    let data = &image.data;
     let globals_end = align_page(u64::from(layout.data_end)) as u32;
     if globals_end > memory::GLOBALS_START {
+        // Fresh mappings are zero: only the runs of bytes are written, and pages of zeros
+        // are never touched.
         memory.map_fixed(memory::GLOBALS_START, globals_end - memory::GLOBALS_START)?;
-        memory.write(memory::GLOBALS_START, data).map_err(|e| format!("cannot write globals: errno {}", e.0))?;
+        for (at, bytes) in &image.data.runs {
+            memory
+                .write(memory::GLOBALS_START + at, bytes)
+                .map_err(|e| format!("cannot write globals: errno {}", e.0))?;
+        }
         if layout.constants_start < globals_end {
             memory.seal(layout.constants_start, globals_end - layout.constants_start)?;
         }
@@ -63,7 +69,8 @@ pub(crate) fn start(image: &Image, options: Options) -> Result<Infallible, LoadE
 
     let trampolines = pnacl_codegen::trampolines(&addresses.host_fns)?;
     let files = Files::new(&options.dirs)?;
-    let names = image.names.clone();
+    // Names come from the pexe: shown in trap messages and the perf map, escaped.
+    let names: Vec<String> = image.names.iter().map(|n| crate::printable(n).into_owned()).collect();
     if options.perf_map {
         write_perf_map(&translation, &names);
     }
@@ -99,9 +106,44 @@ fn write_perf_map(t: &Translation, names: &[String]) {
         }
     }
     let path = format!("/tmp/perf-{}.map", std::process::id());
-    if let Err(e) = std::fs::write(&path, map) {
-        eprintln!("pnacl: cannot write {path}: {e}");
+    if let Err(e) = open_perf_map(&path).and_then(|mut f| f.write_all(map.as_bytes())) {
+        let _ = writeln!(std::io::stderr(), "pnacl: warning: no perf map: {path}: {e}");
     }
+}
+
+/// Opens `path`, a perf map in `/tmp`, where anyone can make files: a new file, never
+/// following a symbolic link; an existing one (left by an earlier process with this pid)
+/// only if it is a plain file of the user's, with no other name.
+fn open_perf_map(path: &str) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    let open = |new: bool| {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(new)
+            .mode(0o644)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+            .open(path)
+    };
+    let file = match open(true) {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => open(false),
+        other => return other,
+    };
+    let refused = |why: &str| std::io::Error::new(std::io::ErrorKind::PermissionDenied, format!("it exists, {why}"));
+    let file = file.map_err(|e| match e.raw_os_error() {
+        Some(libc::ELOOP) => refused("as a symbolic link"),
+        _ => e,
+    })?;
+    let meta = file.metadata()?;
+    // SAFETY: a plain query.
+    let uid = unsafe { libc::geteuid() };
+    if !meta.is_file() || meta.nlink() != 1 {
+        return Err(refused("and is not a plain file"));
+    }
+    if meta.uid() != uid {
+        return Err(refused(&format!("owned by uid {}, not by you (uid {uid})", meta.uid())));
+    }
+    file.set_len(0)?;
+    Ok(file)
 }
 
 fn align_page(v: u64) -> u64 {

@@ -13,6 +13,7 @@ use crate::sjlj::Sjlj;
 use crate::status::EXIT_LOAD_ERROR;
 use pnacl_bitcode::ir::Ty;
 use pnacl_codegen::abi::{VmCtx, memory};
+use std::io::Write;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -160,7 +161,7 @@ pub(crate) fn run_main(p: &'static Instance, start: GuestStart, guest_stack_limi
                     ended(p);
                 }
                 Err(e) => {
-                    eprintln!("pnacl: {e}");
+                    let _ = writeln!(std::io::stderr(), "pnacl: {e}");
                     p.exit(EXIT_LOAD_ERROR);
                 }
             }
@@ -204,7 +205,7 @@ pub(crate) unsafe fn create(vmctx: *mut VmCtx, function: u32, stack: u32, tp: u3
                 ended(p);
             }
             Err(e) => {
-                eprintln!("pnacl: {e}");
+                let _ = writeln!(std::io::stderr(), "pnacl: {e}");
                 p.exit(EXIT_LOAD_ERROR);
             }
         },

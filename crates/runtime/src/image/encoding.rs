@@ -9,22 +9,28 @@
 //! signatures [ret u8, params [u8]], functions [has code u8, offset u32, length u32,
 //! signature id u32, name str], IRT signature ids [u32], code [u8],
 //! trap sites [offset u32, kind u8], relocations [offset u32, target u8, index u32,
-//! addend i64], constants start u32, data [u8], translation time in µs u64, loops
-//! unrolled u32,
+//! addend i64], constants start u32, data size u32, data runs [offset u32, bytes [u8]],
+//! translation time in µs u64, loops unrolled u32,
 //! seal [32]
 //! ```
 //!
+//! The globals' zero-fill is only a size: a 1 GiB array of zeros makes a small image.
+//!
 //! The seal is a keyed BLAKE3 hash of everything before it, under a key of the user's
 //! (the caller's): a file the user's pnacl did not write, or that changed since, is
-//! refused. The header is read first, so that a file from another pnacl build or for
-//! another processor is refused as such; then the seal; then every count is checked against
-//! the bytes left before anything is allocated, and the image is validated
-//! ([`Image::validate`]).
+//! refused. It vouches for the file as a whole: whoever holds the key can seal any native
+//! code, which then runs as the user. The header is read first, so that a file from
+//! another pnacl build or for another processor is refused as such (its text shown
+//! escaped: it is the file's, not pnacl's); then the seal (not for
+//! [`Image::from_foreign_bytes`]); then every count is checked against the bytes left
+//! before anything is allocated, and the image is validated ([`Image::validate`]), so that
+//! even a sealed file is loaded only if it is laid out as the translator lays out code.
 
 use super::Image;
+use crate::printable;
 use pnacl_bitcode::ir::{ALL_TYPES, Ty};
 use pnacl_codegen::abi::TrapKind;
-use pnacl_codegen::{AbsReloc, CodeRange, GuestLayout, Object, RelocTarget, SigTable, Tier};
+use pnacl_codegen::{AbsReloc, CodeRange, GuestLayout, InitialData, Object, RelocTarget, SigTable, Tier};
 use std::fmt;
 use std::io::{self, Write};
 use std::time::Duration;
@@ -32,7 +38,7 @@ use std::time::Duration;
 /// The first bytes of every image file.
 pub const MAGIC: &[u8; 8] = b"\x7fPNACLO\n";
 /// The format version.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 /// The build of pnacl that writes and reads images (see the runtime's build script).
 pub const BUILD_ID: &str = env!("PNACL_BUILD_ID");
 /// pnacl's version.
@@ -84,6 +90,12 @@ impl fmt::Display for ImageError {
 }
 
 impl std::error::Error for ImageError {}
+
+impl ImageError {
+    fn cut_short() -> ImageError {
+        ImageError::Malformed("cut short".into())
+    }
+}
 
 /// What the header says, readable without the key.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -155,7 +167,7 @@ struct Reader<'a> {
 impl<'a> Reader<'a> {
     fn take(&mut self, n: usize) -> Result<&'a [u8], ImageError> {
         if n > self.bytes.len() {
-            return Err(ImageError::Malformed("cut short".into()));
+            return Err(ImageError::cut_short());
         }
         let (head, rest) = self.bytes.split_at(n);
         self.bytes = rest;
@@ -273,7 +285,16 @@ impl Image {
             s.w.u64(r.addend as u64);
         }
         s.w.u32(o.layout.constants_start);
-        s.large(&self.data)?;
+        s.w.u32(self.data.len);
+        s.w.len(self.data.runs.len());
+        for (at, bytes) in &self.data.runs {
+            s.w.u32(*at);
+            if bytes.len() >= 1 << 16 {
+                s.large(bytes)?;
+            } else {
+                s.w.bytes(bytes);
+            }
+        }
         s.w.u64(o.time.as_micros() as u64);
         s.w.u32(o.unrolled_loops);
         s.flush()?;
@@ -295,13 +316,7 @@ impl Image {
     /// Reads an image file that this build of pnacl wrote for processor `target`, sealed
     /// with `key`, and validates it.
     pub fn from_bytes(bytes: &[u8], target: &str, key: &[u8; 32]) -> Result<Image, ImageError> {
-        let h = Image::header(bytes)?;
-        if h.version != VERSION || h.build != BUILD_ID {
-            return Err(ImageError::Stale { made_by: format!("{} (build {})", h.version, h.build) });
-        }
-        if h.target != target {
-            return Err(ImageError::OtherProcessor { assumed: h.target });
-        }
+        checked_header(bytes, target)?;
         let Some(body_len) = bytes.len().checked_sub(SEAL) else { return Err(ImageError::Tampered) };
         let (body, seal) = bytes.split_at(body_len);
         if hash_into(&mut blake3::Hasher::new_keyed(key), body).finalize()
@@ -313,6 +328,33 @@ impl Image {
         image.validate().map_err(ImageError::Malformed)?;
         Ok(image)
     }
+
+    /// Reads an image file that this build of pnacl wrote for processor `target`, whatever
+    /// its seal (`pnacl run --allow-precompiled`: made by another user, on another machine,
+    /// or changed since), and validates it. The validation checks the image's structure,
+    /// not its instructions: code from such a file runs with the user's rights, as its
+    /// author wrote it.
+    pub fn from_foreign_bytes(bytes: &[u8], target: &str) -> Result<Image, ImageError> {
+        checked_header(bytes, target)?;
+        let Some(body_len) = bytes.len().checked_sub(SEAL) else { return Err(ImageError::cut_short()) };
+        let image = read_body(&bytes[..body_len], header(target).0.len())?;
+        image.validate().map_err(ImageError::Malformed)?;
+        Ok(image)
+    }
+}
+
+/// Checks the header of an image file: made by this build, for processor `target`.
+fn checked_header(bytes: &[u8], target: &str) -> Result<(), ImageError> {
+    let h = Image::header(bytes)?;
+    // The header's text is the file's: shown escaped, and cut short.
+    let shown = |s: &str| printable(&s.chars().take(100).collect::<String>()).into_owned();
+    if h.version != VERSION || h.build != BUILD_ID {
+        return Err(ImageError::Stale { made_by: format!("{} (build {})", shown(&h.version), shown(&h.build)) });
+    }
+    if h.target != target {
+        return Err(ImageError::OtherProcessor { assumed: shown(&h.target) });
+    }
+    Ok(())
 }
 
 /// Reads what follows the header (`skip` bytes) in a sealed file's body.
@@ -367,13 +409,15 @@ fn read_body(body: &[u8], skip: usize) -> Result<Image, ImageError> {
         relocs.push(AbsReloc { offset, target, addend: r.u64()? as i64 });
     }
     let constants_start = r.u32()?;
-    let data = r.bytes()?.to_vec();
+    let data_len = r.u32()?;
+    let runs = (0..r.count(8)?).map(|_| Ok((r.u32()?, r.bytes()?.to_vec()))).collect::<Result<Vec<_>, _>>()?;
+    let data = InitialData { len: data_len, runs };
     let time = Duration::from_micros(r.u64()?);
     let unrolled_loops = r.u32()?;
     if !r.bytes.is_empty() {
         return Err(ImageError::Malformed("bytes after the data".into()));
     }
-    let data_end = u32::try_from(u64::from(pnacl_codegen::abi::memory::GLOBALS_START) + data.len() as u64)
+    let data_end = u32::try_from(u64::from(pnacl_codegen::abi::memory::GLOBALS_START) + u64::from(data.len))
         .map_err(|_| ImageError::Malformed("too much data".into()))?;
     let layout = GuestLayout { globals: Vec::new(), constants_start, data_end };
     let object = Object { code, functions, traps, relocs, table_len, tier, layout, sigs, time, unrolled_loops };

@@ -15,7 +15,7 @@ use crate::status::LoadError;
 use pnacl_bitcode::Module;
 use pnacl_bitcode::ir::{Linkage, Names, Ty, ValueId};
 use pnacl_codegen::abi::{self, memory};
-use pnacl_codegen::{Object, Tier};
+use pnacl_codegen::{CodeRange, FUNCTION_ALIGN, InitialData, Object, RelocTarget, Tier, is_relocation_site};
 
 /// A translated module, ready to load.
 #[derive(Clone, Debug)]
@@ -39,8 +39,8 @@ pub struct Image {
     /// The name of each module function, for messages.
     pub names: Vec<String>,
     /// The globals' initial contents, from [`memory::GLOBALS_START`] to the layout's
-    /// `data_end`.
-    pub data: Vec<u8>,
+    /// `data_end`: a size, and runs of bytes (zero-fill takes no room).
+    pub data: InitialData,
 }
 
 /// The name of module function `f` in messages.
@@ -113,9 +113,21 @@ impl Image {
         })
     }
 
-    /// Checks that the image is one the translator could have made, for this runtime: every
-    /// offset in the code, every id and index in range, the table laid out as the runtime
-    /// lays it out. Loading and running trust nothing else of it.
+    /// Checks that the image is one the translator could have made, for this runtime, so
+    /// that loading and running it trust nothing else of it (even sealed, an image is taken
+    /// as a file anyone might have written):
+    /// - the function lists agree in length, the table is laid out as this runtime lays it
+    ///   out (the null entry, the module's functions, the IRT's), with the IRT's signatures;
+    /// - functions with code are laid out as the translator lays them out: in order, each
+    ///   at the first [`FUNCTION_ALIGN`] boundary after the one before, not empty, the last
+    ///   ending the code; so every code offset is a function's start;
+    /// - the entry point is a function with code, of type `void (i32)`;
+    /// - trap sites are inside functions, in order;
+    /// - relocations are in order, apart, each inside one function and at a place the
+    ///   translator puts one ([`is_relocation_site`]: the zeroed immediate of a `movabs`),
+    ///   naming a known target (a host helper, the memory base, the function table, or a
+    ///   function's start) with the translator's addend, 0;
+    /// - the globals' layout and initial data are ones the translator makes.
     pub fn validate(&self) -> Result<(), String> {
         let o = &self.object;
         let functions = self.names.len();
@@ -131,48 +143,87 @@ impl Image {
         if o.table_len as usize != 1 + functions + host.len() {
             return Err("the function table is not laid out for this runtime".into());
         }
-        let code_len = o.code.len();
-        let mut ranges: Vec<(usize, usize)> = Vec::new();
-        for (f, (range, &id)) in o.functions.iter().zip(&self.function_sigs).enumerate() {
-            match range {
-                Some(r) if (r.offset as usize).checked_add(r.len as usize).is_some_and(|end| end <= code_len) => {
-                    if id as usize >= o.sigs.len() {
-                        return Err(format!("@f{f}: signature id {id} out of range"));
-                    }
-                    ranges.push((r.offset as usize, r.len as usize));
-                }
-                Some(_) => return Err(format!("@f{f}: code outside the code section")),
-                None if id == abi::NO_SIGNATURE => {}
-                None => return Err(format!("@f{f}: a signature without code")),
-            }
-        }
-        ranges.sort_unstable();
-        if ranges.windows(2).any(|w| w[0].0 + w[0].1 > w[1].0) {
-            return Err("functions overlap".into());
-        }
+        let ranges = self.function_ranges()?;
         let entry = self.entry as usize;
         if o.functions.get(entry).copied().flatten().is_none()
             || Some(self.function_sigs[entry]) != sig(Ty::Void, &[Ty::I32])
         {
             return Err("the entry point is not a function of type void (i32)".into());
         }
-        if o.traps.iter().any(|&(at, _)| at as usize >= code_len) || o.traps.windows(2).any(|w| w[0].0 >= w[1].0) {
-            return Err("trap sites outside the code, or out of order".into());
+        // The function whose code holds the bytes [at, at + len), if one does.
+        let function_at = |at: u32, len: u32| {
+            let i = ranges.partition_point(|r| r.offset <= at).checked_sub(1)?;
+            let r = ranges[i];
+            (u64::from(at) + u64::from(len) <= u64::from(r.offset) + u64::from(r.len)).then_some(r)
+        };
+        if o.traps.windows(2).any(|w| w[0].0 >= w[1].0) {
+            return Err("trap sites out of order".into());
         }
+        if let Some(&(at, _)) = o.traps.iter().find(|&&(at, _)| function_at(at, 1).is_none()) {
+            return Err(format!("a trap site at {at}, outside every function"));
+        }
+        let mut next_free = 0u64;
         for r in &o.relocs {
-            let in_code = (r.offset as usize).checked_add(8).is_some_and(|end| end <= code_len);
-            let target_ok = match r.target {
-                pnacl_codegen::RelocTarget::Host(h) => (h as usize) < abi::HostFn::ALL.len(),
-                pnacl_codegen::RelocTarget::Code(at) => (at as usize) < code_len,
-                _ => true,
+            let bad = |why: &str| Err(format!("the relocation at {}: {why}", r.offset));
+            if u64::from(r.offset) < next_free {
+                return bad("out of order, or overlapping the one before");
+            }
+            next_free = u64::from(r.offset) + 8;
+            if function_at(r.offset, 8).is_none() {
+                return bad("not inside one function");
+            }
+            if !is_relocation_site(&o.code, r.offset) {
+                return bad("not where the translator puts relocations");
+            }
+            let known = match r.target {
+                RelocTarget::Host(h) => (h as usize) < abi::HostFn::ALL.len(),
+                RelocTarget::MemoryBase | RelocTarget::FunctionTable => true,
+                RelocTarget::Code(at) => ranges.binary_search_by_key(&at, |r| r.offset).is_ok(),
             };
-            if !in_code || !target_ok {
-                return Err(format!("bad relocation at {}", r.offset));
+            if !known {
+                return bad("an unknown target");
+            }
+            if r.addend != 0 {
+                return bad(&format!("addend {}, where the translator's are 0", r.addend));
             }
         }
-        let l = &o.layout;
+        self.validate_data()
+    }
+
+    /// The code of the functions that have some, checked to be laid out as the translator
+    /// lays it out (see [`Image::validate`]), in order.
+    fn function_ranges(&self) -> Result<Vec<CodeRange>, String> {
+        let o = &self.object;
+        let mut ranges: Vec<CodeRange> = Vec::new();
+        let mut end = 0u64;
+        for (f, (range, &id)) in o.functions.iter().zip(&self.function_sigs).enumerate() {
+            match range {
+                Some(r) => {
+                    let start = end.div_ceil(FUNCTION_ALIGN as u64) * FUNCTION_ALIGN as u64;
+                    if u64::from(r.offset) != start || r.len == 0 {
+                        return Err(format!("@f{f}: its code is not where the translator puts it"));
+                    }
+                    if id as usize >= o.sigs.len() {
+                        return Err(format!("@f{f}: signature id {id} out of range"));
+                    }
+                    end = start + u64::from(r.len);
+                    ranges.push(*r);
+                }
+                None if id == abi::NO_SIGNATURE => {}
+                None => return Err(format!("@f{f}: a signature without code")),
+            }
+        }
+        if end != o.code.len() as u64 {
+            return Err("the functions do not fill the code section".into());
+        }
+        Ok(ranges)
+    }
+
+    /// Checks the globals' layout and initial data.
+    fn validate_data(&self) -> Result<(), String> {
+        let l = &self.object.layout;
         let limit = (memory::MAIN_STACK_TOP - memory::MAIN_STACK_SIZE) / 2;
-        let data_end = u64::from(memory::GLOBALS_START) + self.data.len() as u64;
+        let data_end = u64::from(memory::GLOBALS_START) + u64::from(self.data.len);
         let page_end = u64::from(l.data_end).div_ceil(u64::from(memory::PAGE)) * u64::from(memory::PAGE);
         if u64::from(l.data_end) != data_end
             || l.data_end > limit
@@ -180,6 +231,16 @@ impl Image {
             || u64::from(l.constants_start) > page_end
         {
             return Err("the globals' layout is not one the translator makes".into());
+        }
+        let mut free = 0u64;
+        for (at, bytes) in &self.data.runs {
+            if u64::from(*at) < free {
+                return Err("the globals' initial data out of order".into());
+            }
+            free = u64::from(*at) + bytes.len() as u64;
+        }
+        if free > u64::from(self.data.len) {
+            return Err("the globals' initial data past their end".into());
         }
         Ok(())
     }

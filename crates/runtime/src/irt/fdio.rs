@@ -50,8 +50,8 @@ pub(super) extern "C" fn write(_vmctx: *mut VmCtx, fd: i32, buf: u32, count: u32
         if let Some(out) = output::stdout()
             && files.is_host_stdout(fd)
         {
-            out.write(memory().slice(buf, count)?)?;
-            return put_u32(nwrote, count);
+            let n = out.write(memory().slice(buf, count)?)?;
+            return put_u32(nwrote, n as u32);
         }
         let d = files.peek(fd)?;
         output::sync();

@@ -18,6 +18,7 @@ use access::instance;
 use interfaces::PPAPI_PREFIX;
 use pnacl_bitcode::ir::{Signature, Ty};
 use pnacl_codegen::abi::VmCtx;
+use std::io::Write;
 
 /// A host function the guest can call through the function table.
 pub(crate) struct HostFunction {
@@ -112,10 +113,12 @@ extern "C" fn query(_vmctx: *mut VmCtx, name: u32, table: u32, size: u32) -> u32
     let p = instance();
     let Ok(name) = p.memory.read_cstr(name, 256) else { return 0 };
     if name.starts_with(PPAPI_PREFIX) {
-        eprintln!(
+        // Both names come from the guest: their control characters are shown escaped.
+        let _ = writeln!(
+            std::io::stderr(),
             "pnacl: {} is a browser (PPAPI) application: it asked for {}. pnacl runs command-line pexes only.",
-            p.options.args.first().map(|a| String::from_utf8_lossy(a).into_owned()).unwrap_or_default(),
-            String::from_utf8_lossy(&name),
+            crate::printable(&p.options.args.first().map(|a| String::from_utf8_lossy(a)).unwrap_or_default()),
+            crate::printable(&String::from_utf8_lossy(&name)),
         );
         p.exit(EXIT_UNSUPPORTED);
     }
