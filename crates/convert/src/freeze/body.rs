@@ -127,6 +127,17 @@ impl Builder<'_> {
         let mut typed = Vec::with_capacity(seen.len());
         for (c, count) in seen {
             let (ty, value) = self.constant(c).map_err(|r| (self.first_user(c), r))?;
+            if self.types.try_value(ty).is_none() {
+                // Only the SDKs' writer gets here: it counted nothing for elided casts, so
+                // a constant that only such a cast uses may have a type it never numbered
+                // (NaCl issue 4353, which the last writer fixed).
+                return Err((
+                    self.first_user(c),
+                    Refusal::new(format!(
+                        "the SDKs' writer gives constant type {ty} no type id: only an elided cast uses it                          (NaCl issue 4353; freeze with --writer 2016)"
+                    )),
+                ));
+            }
             typed.push((c, count, ty, value));
         }
         // Stable sort by type id, then by descending use count ...
