@@ -412,10 +412,18 @@ impl Builder<'_> {
     }
 }
 
-/// An alignment in bytes as the record stores it (`Log2_32(align) + 1`, 0 for 0).
-fn alignment(bytes: u32) -> Result<Align, Refusal> {
+/// An alignment in bytes as the record stores it (`Log2_32(align) + 1`, 0 for 0). PNaCl's
+/// readers refuse more than 2**29 (LLVM 3.7's largest; today's LLVM allows 2**32), so such
+/// an alignment is refused here with the readers' message rather than written.
+pub(crate) fn alignment(bytes: u32) -> Result<Align, Refusal> {
     if bytes != 0 && !bytes.is_power_of_two() {
         return Err(Refusal::new(format!("alignment {bytes} is not a power of two")));
+    }
+    if bytes > 1 << 29 {
+        return Err(Refusal::new(format!(
+            "Alignment can't be greater than 2**29. Found: 2**{}",
+            bytes.trailing_zeros()
+        )));
     }
     Ok(Align::from_bytes(bytes))
 }
