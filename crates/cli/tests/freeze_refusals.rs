@@ -3,9 +3,8 @@
 //! - `freeze` refuses what the PNaCl writer cannot express (struct types, GEPs, an `i7`,
 //!   varargs in a call, other calling conventions, illegal casts and instructions, inline
 //!   assembly, non-i8 allocas, unflattened global initializers, aliases, alignments above
-//!   2**29), naming the
-//!   function, the instruction as LLVM IR and the reason; it exits with status 1 (bad input)
-//!   and writes nothing, leaving an existing output file as it was. The reasons are checked
+//!   2**29), naming the function, the instruction as LLVM IR and the reason; it exits with
+//!   status 1 (bad input) and writes nothing, leaving an existing output file as it was. The reasons are checked
 //!   by the words of pnacl-freeze's own messages where freeze-facts.md §1.3 gives them.
 //! - `finalize` refuses a module that breaks the PNaCl ABI with the diagnostics `pnacl
 //!   check` gives for it, status 3, and writes nothing; `--no-verify` writes it.
