@@ -6,6 +6,7 @@
 //! when it is missing, so no test can pass vacuously.
 
 pub mod guest;
+pub mod intrinsic_programs;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
