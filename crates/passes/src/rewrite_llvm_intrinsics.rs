@@ -51,11 +51,7 @@ impl Pass for RewriteLlvmIntrinsics {
                     let callee = func_value(m, trap);
                     let c = call(m, trap, Vec::new(), callee);
                     out.emit(m, c);
-                } else if name.starts_with("llvm.threadlocal.address") {
-                    if let InstKind::Call { args, .. } = &m.functions[f.0 as usize].inst(id).kind {
-                        replace.insert(Value::Inst(id), args[0]);
-                    }
-                } else if name.starts_with("llvm.expect.") {
+                } else if name.starts_with("llvm.threadlocal.address") || name.starts_with("llvm.expect.") {
                     if let InstKind::Call { args, .. } = &m.functions[f.0 as usize].inst(id).kind {
                         replace.insert(Value::Inst(id), args[0]);
                     }
