@@ -20,6 +20,14 @@ const SEEDS: &[Seed] = &[
     Seed { seed: 100168, csmith: &[], opt: "-O2", clang: 14, found: "llvm.bitreverse.i1 was refused" },
     Seed { seed: 100168, csmith: &[], opt: "-O1", clang: 19, found: "llvm.bitreverse.i1 was refused" },
     Seed {
+        seed: 201922,
+        csmith: &[],
+        opt: "-O2",
+        clang: 14,
+        found: "icmp ult i80 (a packed bitfield unit) was refused",
+    },
+    Seed { seed: 201974, csmith: &[], opt: "-O2", clang: 14, found: "an ordered i80 compare was refused" },
+    Seed {
         seed: 100041,
         csmith: &[],
         opt: "-O2",
