@@ -27,8 +27,10 @@ pub struct Args {
     /// Compress the pexe (as `pnacl compress` does) after checking it.
     #[arg(long)]
     pub compress: bool,
-    /// The PNaCl writer version whose type-table order to reproduce (default: 2015 for
-    /// bitcode written by LLVM 3.6 and older, else 2016).
+    /// The PNaCl writer version whose type-table order to reproduce (default: 2015, the
+    /// SDKs' writer, for modules `pnacl thaw` marked so and for bitcode of PNaCl's own LLVM,
+    /// 3.7 or older (no identification block); 2016, the last pnacl-freeze, for bitcode of
+    /// LLVM 3.8 and newer).
     #[arg(long, value_enum)]
     pub writer: Option<producer::WriterArg>,
 }

@@ -23,10 +23,11 @@ pub fn read_llvm(path: &Path) -> Result<Module, Failure> {
 /// Which writer version to reproduce, as the command line asks (or from the module).
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WriterArg {
-    /// The writer of the LLVM 3.6-based SDKs (2015 and earlier).
+    /// The SDKs' writer (2015 and earlier; Pepper 49's too): elided casts count nothing.
     #[value(name = "2015")]
     V2015,
-    /// The last writer (2016), whose tests are Google's freeze goldens.
+    /// The last writer (2016), whose tests are Google's freeze goldens: elided casts count
+    /// the type of the value they stand for.
     #[value(name = "2016")]
     V2016,
 }

@@ -110,6 +110,12 @@ pub fn run_passes(m: &mut Module, passes: &[&dyn Pass], print_after: &[String]) 
 /// Strips, freezes and (unless `no_verify`) checks the simplified module made from `name`,
 /// for `command`; a pexe that would break the ABI fails with
 /// [`crate::status::VIOLATIONS`], each violation reported.
+///
+/// The type table is ordered as the SDKs' `pnacl-finalize` ordered it (the 2015 writer,
+/// whose order the Pepper 49 SDK's part2 pexe has): elided casts count nothing. A pexe
+/// keeps no cast, so with this rule the module `pnacl thaw` gives back freezes into the
+/// same pexe; with the last writer's rule, the casts the passes left (one `ptrtoint` per
+/// use of an `alloca`) would be counted, and thaw's cannot be the same ones.
 pub fn finalize(command: &str, m: &mut Module, name: &str, no_verify: bool) -> Result<Vec<u8>, Failure> {
     if !no_verify {
         pnacl_convert::freeze::respell_intrinsics(m);
@@ -118,7 +124,7 @@ pub fn finalize(command: &str, m: &mut Module, name: &str, no_verify: bool) -> R
     // Stripping removes the names a refusal would be reported with: keep them for that.
     let named = m.clone();
     pnacl_passes::strip::strip(m);
-    let options = FreezeOptions::default();
+    let options = FreezeOptions { writer: pnacl_convert::freeze::Writer::Pnacl2015, ..FreezeOptions::default() };
     let bytes = producer::freeze_bytes(m, None, &options).map_err(|e| {
         let mut named = named;
         let named_error = producer::freeze_bytes(&mut named, None, &options).err();

@@ -2,9 +2,9 @@
 //!
 //! - `freeze` refuses what the PNaCl writer cannot express (struct types, GEPs, an `i7`,
 //!   varargs in a call, other calling conventions, illegal casts and instructions, inline
-//!   assembly, non-i8 allocas, unflattened global initializers, aliases), naming the
-//!   function, the instruction as LLVM IR and the reason; it exits with status 1 (bad input)
-//!   and writes nothing, leaving an existing output file as it was. The reasons are checked
+//!   assembly, non-i8 allocas, unflattened global initializers, aliases, alignments above
+//!   2**29), naming the function, the instruction as LLVM IR and the reason; it exits with
+//!   status 1 (bad input) and writes nothing, leaving an existing output file as it was. The reasons are checked
 //!   by the words of pnacl-freeze's own messages where freeze-facts.md §1.3 gives them.
 //! - `finalize` refuses a module that breaks the PNaCl ABI with the diagnostics `pnacl
 //!   check` gives for it, status 3, and writes nothing; `--no-verify` writes it.
@@ -131,6 +131,23 @@ const REFUSALS: &[Refusal] = &[
         names: "global @answer",
         instruction: None,
         reason: "Global i32 initializer not constant",
+    },
+    // Today's LLVM allows alignments up to 2**32; PNaCl's readers refuse more than 2**29.
+    Refusal {
+        name: "load_align_2_pow_30_opaque",
+        ir: "define i32 @big(i32 %a) {\n  %p = inttoptr i32 %a to ptr\n  %v = load i32, ptr %p, align 1073741824\n  \
+             ret i32 %v\n}\n",
+        names: "function @big",
+        instruction: Some("%v = load i32, ptr %p, align 1073741824"),
+        reason: "Alignment can't be greater than 2**29. Found: 2**30",
+    },
+    Refusal {
+        name: "global_align_2_pow_30_opaque",
+        ir: "@big = internal global [4 x i8] zeroinitializer, align 1073741824\n\ndefine void @_start(i32 %a) {\n  \
+             ret void\n}\n",
+        names: "global @big",
+        instruction: None,
+        reason: "Alignment can't be greater than 2**29. Found: 2**30",
     },
     Refusal {
         name: "alias",

@@ -1,6 +1,6 @@
 //! `nacl-expand-ints`: integers wider than 64 bits (clang's loads of wide bitfield storage
 //! units, `i96`, `i128`, ...) become 64-bit limbs: loads, stores, bitwise operations,
-//! shifts by a constant, truncations, extensions, equality compares, selects and phis.
+//! shifts by a constant, truncations, extensions, compares, selects and phis.
 //!
 //! Each wide value is held as `ceil(W/64)` `i64` limbs, least significant first, with the
 //! bits above `W` in the top limb kept at zero; only memory sees the top limb at its own
@@ -90,6 +90,52 @@ fn signed_top(m: &mut Module, out: &mut crate::util::Out<'_>, top: Value, width:
     let s = int_const(m, i64t, u64::from(64 - k));
     let up = out.emit(m, binop(BinaryOp::Shl, top, s, i64t));
     out.emit(m, binop(BinaryOp::AShr, up, s, i64t))
+}
+
+/// The ordered comparison `a PRED b` of two wide values (limbs least significant first,
+/// width `w`): less-than decided by the most significant limb that differs (signed for the
+/// top limb of a signed predicate, sign-extended from its width; unsigned below), the
+/// other predicates from it by swapping the operands and negating.
+fn ordered_compare(
+    m: &mut Module,
+    out: &mut crate::util::Out<'_>,
+    pred: IntPred,
+    a: &[Value],
+    b: &[Value],
+    w: u32,
+    i1t: TypeId,
+) -> Value {
+    use IntPred::*;
+    let signed = matches!(pred, Slt | Sgt | Sle | Sge);
+    // (swap the operands, negate the result) of `less than`.
+    let (swap, negate) = match pred {
+        Ult | Slt => (false, false),
+        Ugt | Sgt => (true, false),
+        Ule | Sle => (true, true),
+        _ => (false, true),
+    };
+    let (x, y) = if swap { (b, a) } else { (a, b) };
+    let i64t = m.types.int(64);
+    let n = x.len();
+    let cmp = |m: &mut Module, out: &mut crate::util::Out<'_>, pred, l, r| {
+        out.emit(m, inst(InstKind::ICmp { pred, lhs: l, rhs: r }, i1t))
+    };
+    let mut less = cmp(m, out, Ult, x[0], y[0]);
+    for k in 1..n {
+        let (xk, yk, lt) = if k == n - 1 && signed {
+            (signed_top(m, out, x[k], w, n, i64t), signed_top(m, out, y[k], w, n, i64t), Slt)
+        } else {
+            (x[k], y[k], Ult)
+        };
+        let same = cmp(m, out, Eq, xk, yk);
+        let here = cmp(m, out, lt, xk, yk);
+        less = out.emit(m, inst(InstKind::Select { cond: same, on_true: less, on_false: here }, i1t));
+    }
+    if negate {
+        let t = Value::Const(m.consts.int(i1t, 1, 1));
+        less = out.emit(m, binop(BinaryOp::Xor, less, t, i1t));
+    }
+    less
 }
 
 /// `limbs` shifted by a constant `amount` (left, or right logically or arithmetically; the
@@ -280,14 +326,13 @@ fn expand(m: &mut Module, f: FuncId) -> Result<(), PassError> {
                     out.keep(id);
                     return Ok(());
                 };
-                if !matches!(pred, IntPred::Eq | IntPred::Ne) {
-                    return Err(fail(
-                        m,
-                        "an ordered comparison of integers wider than 64 bits is not supported".into(),
-                    ));
-                }
                 let a = st.get(m, *lhs, w).map_err(|e| fail(m, e))?;
                 let b = st.get(m, *rhs, w).map_err(|e| fail(m, e))?;
+                if !matches!(pred, IntPred::Eq | IntPred::Ne) {
+                    let v = ordered_compare(m, out, *pred, &a, &b, w, i.ty);
+                    replace.insert(Value::Inst(id), v);
+                    return Ok(());
+                }
                 let mut acc = int_const(m, i64t, 0);
                 for (x, y) in a.into_iter().zip(b) {
                     let d = out.emit(m, binop(BinaryOp::Xor, x, y, i64t));

@@ -232,7 +232,8 @@ pub(crate) fn copy_bytes(
     // Today's signature, as the rest of the module has it (no alignment argument: a
     // missing `align` is 1); freeze spells it back as PNaCl's.
     let fn_ty = m.types.function(void, vec![i8p, i8p, i32t, i1t], false);
-    let memcpy = crate::util::declare(m, "llvm.memcpy.p0i8.p0i8.i32", fn_ty);
+    let name = crate::util::mem_intrinsic(m, "memcpy");
+    let memcpy = crate::util::declare(m, &name, fn_ty);
     let callee = crate::util::func_value(m, memcpy);
     let d = out.to_ptr(m, dst, i8p);
     let s = out.to_ptr(m, src, i8p);

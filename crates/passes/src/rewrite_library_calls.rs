@@ -35,17 +35,17 @@ impl Pass for RewritePnaclLibraryCalls {
                     return Ok(());
                 };
                 let (target, fn_ty) = match name.as_deref() {
-                    Some("setjmp" | "_setjmp") if args.len() == 1 => ("llvm.nacl.setjmp", setjmp_ty),
-                    Some("longjmp" | "_longjmp") if args.len() == 2 => ("llvm.nacl.longjmp", longjmp_ty),
-                    Some("memcpy") if args.len() == 3 => ("llvm.memcpy.p0i8.p0i8.i32", mem_ty),
-                    Some("memmove") if args.len() == 3 => ("llvm.memmove.p0i8.p0i8.i32", mem_ty),
-                    Some("memset") if args.len() == 3 => ("llvm.memset.p0i8.i32", set_ty),
+                    Some("setjmp" | "_setjmp") if args.len() == 1 => ("llvm.nacl.setjmp".to_string(), setjmp_ty),
+                    Some("longjmp" | "_longjmp") if args.len() == 2 => ("llvm.nacl.longjmp".to_string(), longjmp_ty),
+                    Some("memcpy") if args.len() == 3 => (crate::util::mem_intrinsic(m, "memcpy"), mem_ty),
+                    Some("memmove") if args.len() == 3 => (crate::util::mem_intrinsic(m, "memmove"), mem_ty),
+                    Some("memset") if args.len() == 3 => (crate::util::mem_intrinsic(m, "memset"), set_ty),
                     _ => {
                         out.keep(id);
                         return Ok(());
                     }
                 };
-                let callee_id = declare(m, target, fn_ty);
+                let callee_id = declare(m, &target, fn_ty);
                 let callee = func_value(m, callee_id);
                 let (_, params, _) = m.types.as_function(fn_ty).map(|(r, p, v)| (r, p.to_vec(), v)).expect("fn");
                 let mut new_args = Vec::new();

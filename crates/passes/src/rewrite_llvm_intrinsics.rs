@@ -1,6 +1,8 @@
 //! `rewrite-llvm-intrinsic-calls`: `llvm.flt.rounds` becomes 1, `llvm.debugtrap` becomes
 //! `llvm.trap`, and hints that change no result (`llvm.prefetch`, `llvm.assume`, lifetime,
-//! invariant, no-alias scope and debug markers) go.
+//! invariant, no-alias scope and debug markers) go. `llvm.threadlocal.address(@tls)`
+//! (clang 16 and newer wrap every use of a thread-local variable in it) becomes `@tls`,
+//! which `nacl-expand-tls`, later in the list, turns into the thread's copy.
 
 use crate::util::{call, declare, func_value, i32_const, rebuild, undef};
 use crate::{Pass, PassError};
@@ -49,7 +51,7 @@ impl Pass for RewriteLlvmIntrinsics {
                     let callee = func_value(m, trap);
                     let c = call(m, trap, Vec::new(), callee);
                     out.emit(m, c);
-                } else if name.starts_with("llvm.expect.") {
+                } else if name.starts_with("llvm.threadlocal.address") || name.starts_with("llvm.expect.") {
                     if let InstKind::Call { args, .. } = &m.functions[f.0 as usize].inst(id).kind {
                         replace.insert(Value::Inst(id), args[0]);
                     }

@@ -29,6 +29,16 @@ pub fn int_const(m: &mut Module, ty: TypeId, v: u64) -> Value {
     Value::Const(m.consts.int(ty, w, v))
 }
 
+/// The name of `llvm.memcpy`, `llvm.memmove` or `llvm.memset` (`base`) with an `i32` length
+/// as LLVM spells it in `m`: `llvm.memcpy.p0.p0.i32` with opaque pointers (LLVM 15 and
+/// newer), `llvm.memcpy.p0i8.p0i8.i32` with typed ones. A pass that calls one must use the
+/// module's spelling: two declarations of one intrinsic would both become PNaCl's name.
+pub fn mem_intrinsic(m: &Module, base: &str) -> String {
+    let pointer = if m.opaque_pointers { "p0." } else { "p0i8." };
+    let pointers = if base == "memset" { 1 } else { 2 };
+    format!("llvm.{base}.{}i32", pointer.repeat(pointers))
+}
+
 /// `undef` of type `ty`.
 pub fn undef(m: &mut Module, ty: TypeId) -> Value {
     Value::Const(m.consts.intern(Const::Undef(ty)))

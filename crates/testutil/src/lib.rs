@@ -6,6 +6,7 @@
 //! when it is missing, so no test can pass vacuously.
 
 pub mod guest;
+pub mod intrinsic_programs;
 pub mod wasm;
 
 use std::path::{Path, PathBuf};

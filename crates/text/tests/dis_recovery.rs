@@ -153,3 +153,13 @@ fn instruction_checks() {
     let (_, errors) = check("instructions");
     assert_eq!(errors.expect("errors").count, 8);
 }
+
+/// Alignments above 2**29 in a global variable, an alloca, a load and a store: `align 0`
+/// and the error, then the listing goes on.
+#[test]
+fn alignments_above_2_pow_29_list_as_0_with_an_error() {
+    let (_, errors) = check("alignment");
+    let errors = errors.expect("errors reported");
+    assert_eq!(errors.count, 7);
+    assert_eq!(errors.first, "Error(66:4): Alignment can't be greater than 2**29. Found: 2**30");
+}

@@ -127,6 +127,17 @@ impl Builder<'_> {
         let mut typed = Vec::with_capacity(seen.len());
         for (c, count) in seen {
             let (ty, value) = self.constant(c).map_err(|r| (self.first_user(c), r))?;
+            if self.types.try_value(ty).is_none() {
+                // Only the SDKs' writer gets here: it counted nothing for elided casts, so
+                // a constant that only such a cast uses may have a type it never numbered
+                // (NaCl issue 4353, which the last writer fixed).
+                return Err((
+                    self.first_user(c),
+                    Refusal::new(format!(
+                        "the SDKs' writer gives constant type {ty} no type id: only an elided cast uses it                          (NaCl issue 4353; freeze with --writer 2016)"
+                    )),
+                ));
+            }
             typed.push((c, count, ty, value));
         }
         // Stable sort by type id, then by descending use count ...
@@ -401,10 +412,18 @@ impl Builder<'_> {
     }
 }
 
-/// An alignment in bytes as the record stores it (`Log2_32(align) + 1`, 0 for 0).
-fn alignment(bytes: u32) -> Result<Align, Refusal> {
+/// An alignment in bytes as the record stores it (`Log2_32(align) + 1`, 0 for 0). PNaCl's
+/// readers refuse more than 2**29 (LLVM 3.7's largest; today's LLVM allows 2**32), so such
+/// an alignment is refused here with the readers' message rather than written.
+pub(crate) fn alignment(bytes: u32) -> Result<Align, Refusal> {
     if bytes != 0 && !bytes.is_power_of_two() {
         return Err(Refusal::new(format!("alignment {bytes} is not a power of two")));
+    }
+    if bytes > 1 << 29 {
+        return Err(Refusal::new(format!(
+            "Alignment can't be greater than 2**29. Found: 2**{}",
+            bytes.trailing_zeros()
+        )));
     }
     Ok(Align::from_bytes(bytes))
 }

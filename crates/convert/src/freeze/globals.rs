@@ -3,17 +3,14 @@
 //! PNaCl writer, whose error messages are kept).
 
 use super::error::Refusal;
-use pnacl_bitcode::ir::{Align, Global, Init, ValueId};
+use pnacl_bitcode::ir::{Global, Init, ValueId};
 use pnacl_llvm::ir::{BinaryOp, CastOp, Const, ConstId, ExprOp, GlobalVar, Module, Type};
 
 /// The PNaCl global for `g`.
 pub(crate) fn global(m: &Module, g: &GlobalVar) -> Result<Global, Refusal> {
     let init = g.init.ok_or_else(|| Refusal::new("Global variable initializer not a constant"))?;
-    if g.props.align != 0 && !g.props.align.is_power_of_two() {
-        return Err(Refusal::new(format!("alignment {} is not a power of two", g.props.align)));
-    }
-    let mut out =
-        Global { align: Align::from_bytes(g.props.align), is_const: g.is_constant, inits: Vec::new(), compound: false };
+    let align = super::body::alignment(g.props.align)?;
+    let mut out = Global { align, is_const: g.is_constant, inits: Vec::new(), compound: false };
     let ty = m.consts.get(init).own_type().map(|t| m.types.get(t));
     match (m.consts.get(init), ty) {
         (Const::Aggregate { elems, .. }, Some(Type::Struct(s))) => {

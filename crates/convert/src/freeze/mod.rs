@@ -27,14 +27,16 @@ use pnacl_bitstream::{
 use pnacl_llvm::ir::{FuncId, Function, InstId, Linkage, Module, Value};
 
 /// Which version of PNaCl's writer to reproduce. They differ in one rule of the type
-/// table's order: whether an elided pointer cast counts the type of the value it stands for.
+/// table's order: whether an elided pointer cast counts the type of the value it stands for
+/// (lines 92–98 of `NaClValueEnumerator.cpp`, the fix of NaCl issue 4353; see [`types`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Writer {
-    /// The writer of the LLVM 3.6-based toolchains (SDKs up to 2015; every pexe of the
-    /// corpus): elided casts count nothing.
+    /// The writer of the SDKs' toolchains, before that fix: elided casts count nothing.
+    /// Every pexe of the corpus, and the Pepper 49 SDK's (LLVM 3.7-based) `part2` pexe
+    /// from `llvm/part2_unstripped.bc`, have its order.
     Pnacl2015,
-    /// The last writer (pnacl-llvm at its final state, LLVM 3.7-based, 2016), whose tests
-    /// are Google's freeze goldens: elided casts count the elided value's type.
+    /// The last writer (pnacl-llvm at its final state, 2016), whose tests are Google's
+    /// freeze goldens: elided casts count the elided value's type.
     #[default]
     Pnacl2016,
 }
@@ -44,12 +46,14 @@ pub enum Writer {
 pub const WRITER_2015_MARK: &str = "pnacl.writer.2015";
 
 impl Writer {
-    /// The writer that made the pexe a module came from: the 2015 one if `thaw` marked it
-    /// so, or if the module was written by an LLVM older than 3.7 (no explicitly typed
-    /// records); the last one otherwise.
+    /// The writer for a module read from bitcode: the 2015 one if `thaw` marked it so, or
+    /// if the bitcode has no identification block, that is if an LLVM of PNaCl's time (3.7
+    /// or older: the SDKs' own `pnacl-clang`, whose bitcode their `pnacl-finalize` froze)
+    /// wrote it; the last one for bitcode of LLVM 3.8 and newer (today's `llvm-as` and
+    /// `clang`), which only the last `pnacl-freeze` can have met. Instruction records do
+    /// not tell: a module of stores alone reads the same from LLVM 3.6 and 14.
     pub fn for_module(m: &Module) -> Writer {
-        let old_llvm = !m.explicit_type_records && m.functions.iter().any(|f| !f.is_declaration());
-        if m.named_metadata.iter().any(|n| n == WRITER_2015_MARK) || old_llvm {
+        if m.named_metadata.iter().any(|n| n == WRITER_2015_MARK) || m.producer.is_none() {
             Writer::Pnacl2015
         } else {
             Writer::Pnacl2016

@@ -30,6 +30,21 @@ pub(crate) fn elide(m: &Module, f: &Function, v: Value) -> Value {
     }
 }
 
+/// ElideCasts exactly as LLVM 3.7's writer has it (`NaClValueEnumerator::ElideCasts`): a
+/// pointer `bitcast` and a `ptrtoint` to `i32` stand for their operand, one level only; an
+/// `inttoptr` for ElideCasts of its operand. The type-table count uses this value: for
+/// `bitcast (bitcast %a to T*) to U*` it counts the inner cast's pointee `T`, not `%a`'s.
+pub(crate) fn elide_once(m: &Module, f: &Function, v: Value) -> Value {
+    let Value::Inst(i) = v else { return v };
+    let inst = f.inst(i);
+    match inst.kind {
+        InstKind::Cast { op: CastOp::Bitcast, val } if m.types.get(inst.ty).is_pointer() => val,
+        InstKind::Cast { op: CastOp::IntToPtr, val } => elide_once(m, f, val),
+        InstKind::Cast { op: CastOp::PtrToInt, val } if *m.types.get(inst.ty) == Type::Int(32) => val,
+        _ => v,
+    }
+}
+
 /// True if instruction value `v` is a cast the writer does not write.
 pub(crate) fn is_elided(m: &Module, f: &Function, v: Value) -> bool {
     elide(m, f, v) != v

@@ -219,6 +219,10 @@ impl<'a> ModuleReader<'a> {
                             .get(self.next_body)
                             .ok_or_else(|| ReadError::new(e.pos, "more function bodies than defined functions"))?;
                         self.next_body += 1;
+                        // The type table came first: whether pointers are opaque is known, and
+                        // the body's uses of global addresses need their final type (a
+                        // `select` of a global and an instruction of type `ptr`).
+                        self.m.opaque_pointers = self.has_opaque_pointer();
                         function::read_body(self, f)?;
                     }
                     0 => self.blockinfo()?,

@@ -20,7 +20,24 @@ const CASTS: [Option<&str>; 12] = [
     None,
     Some("bitcast"),
 ];
+/// Alignments are at most 2**29.
+const MAX_ALIGN_EXPONENT: u64 = 29;
+
 impl Walker<'_> {
+    /// The alignment a record's exponent field (0, or log2 + 1) stands for, as
+    /// pnacl-bcdis's `getAlignmentValue` decodes it for `alloca`, `load`, `store` and global
+    /// variables: above 2**29 it is an error, and the listing says `align 0`.
+    pub(super) fn alignment(&mut self, exponent: u64) -> u32 {
+        if exponent > MAX_ALIGN_EXPONENT + 1 {
+            self.d.error_line(format_args!(
+                "Alignment can't be greater than 2**{MAX_ALIGN_EXPONENT}. Found: 2**{}",
+                exponent - 1
+            ));
+            return 0;
+        }
+        (1u32 << exponent) >> 1
+    }
+
     pub(super) fn binop(&mut self, opcode: u64, t: T) -> &'static str {
         let float = self.m.types.is_float(self.m.types.scalar(t));
         let Some(&name) = BINOPS.get(opcode as usize) else {

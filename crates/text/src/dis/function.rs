@@ -5,9 +5,6 @@ use super::walk::{Block, FunctionBlock, Walker};
 use pnacl_bitcode::codes::function as fc;
 use pnacl_bitstream::{Enter, Record};
 
-/// Alignments are at most 2**29.
-const MAX_ALIGN_EXPONENT: u64 = 29;
-
 const ICMP: [&str; 10] = ["eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle"];
 const FCMP: [&str; 16] =
     ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "uno", "ueq", "ugt", "uge", "ult", "ule", "une", "true"];
@@ -121,17 +118,6 @@ impl Walker<'_> {
 
     pub(super) fn ty(&mut self, t: T) {
         self.m.types.tokens(&mut self.d.asm, t, None, false);
-    }
-
-    fn alignment(&mut self, exponent: u64) -> u32 {
-        if exponent > MAX_ALIGN_EXPONENT + 1 {
-            self.d.error_line(format_args!(
-                "Alignment can't be greater than 2**{MAX_ALIGN_EXPONENT}. Found: 2**{}",
-                exponent - 1
-            ));
-            return 0;
-        }
-        (1u32 << exponent) >> 1
     }
 
     fn check_branch(&mut self, bb: u64, expected: u32) {

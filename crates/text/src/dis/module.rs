@@ -290,7 +290,7 @@ impl Walker<'_> {
                     ));
                     self.close_initializers(b);
                 }
-                let align = (1u32.checked_shl(v[0] as u32).unwrap_or(0)) >> 1;
+                let align = self.alignment(v[0]);
                 let t = &mut self.d.asm;
                 t.start().text(if v[1] != 0 { "const" } else { "var" }).space();
                 t.text("@g").num(u64::from(self.m.num_globals)).token(",").finish().space();
