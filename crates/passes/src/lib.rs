@@ -18,6 +18,7 @@ pub mod expand_byval;
 pub mod expand_constant_expr;
 pub mod expand_ctors;
 pub mod expand_gep;
+pub mod expand_indirectbr;
 pub mod expand_large_integers;
 pub mod expand_modern_intrinsics;
 pub mod expand_small_arguments;
