@@ -27,6 +27,10 @@ pub struct Args {
     /// Compress the pexe (as `pnacl compress` does) after checking it.
     #[arg(long)]
     pub compress: bool,
+    /// Keep the names of functions and global variables in the pexe's symbol table
+    /// (`pnacl-finalize --no-strip-syms`), so that `pnacl run` names functions in traps.
+    #[arg(long, visible_alias = "no-strip-syms")]
+    pub keep_names: bool,
     /// The PNaCl writer version whose type-table order to reproduce (default: 2015 for
     /// bitcode written by LLVM 3.6 and older, else 2016).
     #[arg(long, value_enum)]
@@ -44,7 +48,11 @@ fn finalize(args: &Args) -> Result<i32, Failure> {
     let mut m = producer::read_llvm(&args.input)?;
     let history = pnacl_convert::freeze::name_history(&m);
     let options = FreezeOptions { writer: producer::writer_for(&m, args.writer), ..FreezeOptions::default() };
-    pnacl_passes::strip::strip(&mut m);
+    if args.keep_names {
+        pnacl_passes::strip::strip_keeping_names(&mut m);
+    } else {
+        pnacl_passes::strip::strip(&mut m);
+    }
     let bytes = producer::freeze_bytes(&mut m, history.as_deref(), &options).map_err(|e| Failure::input(&name, e))?;
     if !args.no_verify {
         producer::check_bytes("finalize", &bytes, &name)?;
