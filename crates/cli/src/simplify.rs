@@ -95,9 +95,13 @@ pub fn link_inputs(inputs: &[PathBuf]) -> Result<Module, Failure> {
     link(modules)
 }
 
-/// Links `modules` into one.
+/// Links `modules` into one, and fits the start-up code's call of `main` to the `main`
+/// defined ([`pnacl_passes::call_main`]).
 pub fn link(modules: Vec<Module>) -> Result<Module, Failure> {
-    pnacl_passes::link::link(modules).map_err(|e| Failure::new(Diagnostic::error(None, format!("link: {e}"))))
+    let mut m =
+        pnacl_passes::link::link(modules).map_err(|e| Failure::new(Diagnostic::error(None, format!("link: {e}"))))?;
+    pnacl_passes::call_main::fit_calls_to_main(&mut m);
+    Ok(m)
 }
 
 /// Runs `passes`, printing the module on stderr after each pass named in `print_after`.

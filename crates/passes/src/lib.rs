@@ -10,6 +10,7 @@ pub mod pipeline;
 pub mod strip;
 pub mod util;
 
+pub mod call_main;
 pub mod canonicalize_mem_intrinsics;
 pub mod cleanup_used_globals;
 pub mod dce;
