@@ -1,7 +1,7 @@
 //! `pnacl dis`: the three-column listing of pnacl-bcdis, or textual records.
 
 use crate::output::{self, Content};
-use crate::report::{self, Failure};
+use crate::report::{self, Diagnostic, Failure};
 use crate::status;
 use pnacl_text::dis::{self, Options};
 use std::path::PathBuf;
@@ -84,7 +84,7 @@ fn summarize(name: &str, errors: Option<(u32, String)>) -> i32 {
         None => status::SUCCESS,
         Some((count, first)) => {
             let s = if count == 1 { "" } else { "s" };
-            eprintln!("pnacl dis: {name}: {count} error{s}; first: {first}");
+            report::emit("dis", &Diagnostic::error(Some(name), format!("{count} error{s}; first: {first}")));
             status::BAD_INPUT
         }
     }
