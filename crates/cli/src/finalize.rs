@@ -12,11 +12,14 @@ use std::path::PathBuf;
 #[command(after_help = "Exit status 3 when the pexe would break the PNaCl ABI (each violation is reported, nothing \
                         is written).\n\n\
                         Examples:\n  pnacl finalize part2_unstripped.bc -o part2.pexe\n  \
+                        pnacl simplify prog.bc --emit-llvm -o prog.ll && llvm-as-19 prog.ll -o prog.simple.bc && \
+                        pnacl finalize prog.simple.bc -o prog.pexe\n  \
                         pnacl finalize --no-verify experiment.bc -o experiment.pexe\n  \
                         pnacl finalize --compress part2_unstripped.bc -o part2.pexe")]
 pub struct Args {
-    /// The LLVM bitcode file, already ABI-simplified (an SDK `*_unstripped.bc`, or the
-    /// output of `pnacl simplify --emit-bitcode`).
+    /// The LLVM bitcode file, already ABI-simplified: an SDK `*_unstripped.bc`, or what
+    /// `pnacl simplify --emit-llvm` (or `pnacl cc --emit-llvm`) wrote, assembled by
+    /// `llvm-as-19` (`-` for standard input).
     pub input: PathBuf,
     /// The pexe to write (`-` for standard output).
     #[arg(short, long)]
