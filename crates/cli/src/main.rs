@@ -33,6 +33,7 @@ mod rewrite;
 mod run;
 mod signals;
 mod simplify;
+mod sniff;
 mod status;
 mod thaw;
 
