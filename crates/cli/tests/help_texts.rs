@@ -174,3 +174,90 @@ fn run_names_files_it_cannot_run() {
         }
     }
 }
+
+/// The packages of the README's `apt-get install` line.
+fn readme_packages() -> Vec<String> {
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).expect("README.md");
+    let at = readme.find("apt-get install clang-14").expect("the README's apt-get install line");
+    let line = readme[at..].split("```").next().unwrap_or("");
+    line.split_whitespace().skip(2).filter(|w| *w != "\\").map(str::to_string).collect()
+}
+
+/// Every `.rs` file under `dir`.
+fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The string literal arguments after `call` in `text` (`call("a", "b")` gives a, b),
+/// each time it is called with literals only.
+fn literal_arguments<'t>(text: &'t str, call: &str) -> Vec<Vec<&'t str>> {
+    let mut found = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(call) {
+        rest = &rest[at + call.len()..];
+        let args = rest.split(')').next().unwrap_or("");
+        let literals: Vec<&str> = args.split('"').skip(1).step_by(2).collect();
+        found.push(literals);
+    }
+    found
+}
+
+#[test]
+fn the_readme_names_every_package_the_tests_need() {
+    let listed = readme_packages();
+    let ci = std::fs::read_to_string(workspace_root().join(".ci/run")).expect(".ci/run");
+    let ci_line = ci.lines().find_map(|l| l.strip_prefix("PACKAGES=\"")).expect("PACKAGES in .ci/run");
+    let mut ci_packages: Vec<String> = ci_line.trim_end_matches('"').split_whitespace().map(str::to_string).collect();
+    let mut readme_sorted = listed.clone();
+    ci_packages.sort();
+    readme_sorted.sort();
+    assert_eq!(readme_sorted, ci_packages, "the README's packages and .ci/run's differ");
+    // What the tests and their helpers ask for when a tool is missing.
+    let mut files = Vec::new();
+    rust_files(&workspace_root().join("crates"), &mut files);
+    let mut wanted: Vec<(String, String)> = Vec::new();
+    // This file's own search strings are not requests.
+    for f in files.iter().filter(|f| !f.ends_with("tests/help_texts.rs")) {
+        let text = std::fs::read_to_string(f).expect("source");
+        let name = f.strip_prefix(workspace_root()).unwrap_or(f).display().to_string();
+        for args in literal_arguments(&text, "require(") {
+            if let [_, packages] = args[..] {
+                wanted.extend(packages.split_whitespace().map(|p| (p.to_string(), name.clone())));
+            }
+        }
+        for args in literal_arguments(&text, "find_tool(&[") {
+            if let Some(package) = args.last() {
+                wanted.push((package.to_string(), name.clone()));
+            }
+        }
+        for args in literal_arguments(&text, "llvm_tool(") {
+            if let [tool] = args[..] {
+                // llvm_tool("NAME", VERSION): the version follows the name.
+                let version = text.split(&format!("llvm_tool(\"{tool}\", ")).nth(1).and_then(|r| r.get(..2));
+                if let Some(v) = version.filter(|v| v.bytes().all(|b| b.is_ascii_digit())) {
+                    let package = if tool == "FileCheck" { format!("llvm-{v}-tools") } else { format!("llvm-{v}") };
+                    wanted.push((package, name.clone()));
+                }
+            }
+        }
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find("apt-get install ") {
+            rest = &rest[at + "apt-get install ".len()..];
+            let word: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
+            if !word.is_empty() && !rest.starts_with(&format!("{word}{{")) {
+                wanted.push((word, name.clone()));
+            }
+        }
+    }
+    assert!(wanted.len() > 20, "only {} package requests found: the scan is broken", wanted.len());
+    let missing: Vec<String> =
+        wanted.iter().filter(|(p, _)| !listed.contains(p)).map(|(p, f)| format!("{p} (asked for by {f})")).collect();
+    assert!(missing.is_empty(), "packages the README's prerequisites do not name: {missing:?}");
+}
