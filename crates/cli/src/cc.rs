@@ -145,9 +145,12 @@ fn split(raw: &[OsString]) -> Result<CommandLine, String> {
     Ok(line)
 }
 
-/// True for clang's options asking for (`-g`, `-g2`, `-ggdb`, `-gdwarf-4`) or against
-/// (`-g0`) debug information.
+/// True for clang's options asking for (`-g`, `-g2`, `-ggdb`, `-gdwarf-4`,
+/// `-gline-tables-only`) or against (`-g0`) debug information.
 fn is_debug_flag(s: &str) -> bool {
+    if s.starts_with("-gline-") {
+        return true;
+    }
     s == "-g"
         || s.starts_with("-gdwarf")
         || s.starts_with("-ggdb")
@@ -280,5 +283,20 @@ fn add_symbols(m: &Module, defined: &mut BTreeSet<String>, wanted: &mut BTreeSet
             continue;
         }
         if g.init.is_none() { &mut *wanted } else { &mut *defined }.insert(g.props.name.clone());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_debug_flag;
+
+    #[test]
+    fn debug_flags_are_recognised() {
+        for f in ["-g", "-g0", "-g1", "-g3", "-ggdb", "-ggdb3", "-gdwarf-4", "-gline-tables-only"] {
+            assert!(is_debug_flag(f), "{f}");
+        }
+        for f in ["-gc", "-gsplit-dwarf-x", "-O2", "-grecord", "-G0", "-g12"] {
+            assert!(!is_debug_flag(f), "{f}");
+        }
     }
 }
