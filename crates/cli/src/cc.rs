@@ -43,6 +43,11 @@ pub struct Args {
     /// Compress the pexe (as `pnacl compress` does) after checking it.
     #[arg(long)]
     pub compress: bool,
+    /// Keep the names of functions and global variables in the pexe's symbol table, so that
+    /// `pnacl run` names the functions of a trap's backtrace. `-g` (any level but `-g0`)
+    /// implies it, and also goes to clang.
+    #[arg(long)]
+    pub keep_names: bool,
     /// C sources (`.c`), LLVM bitcode (`.bc`) and clang options, in any order.
     #[arg(required = true, allow_hyphen_values = true, num_args = 1.., trailing_var_arg = true)]
     pub args: Vec<OsString>,
@@ -70,6 +75,9 @@ struct CommandLine {
     nostdlib: bool,
     no_verify: bool,
     compress: bool,
+    keep_names: bool,
+    /// The last `-g` option asked for debug information (not `-g0`).
+    debug: bool,
     sources: Vec<PathBuf>,
     bitcode: Vec<PathBuf>,
     clang_options: Vec<OsString>,
@@ -83,6 +91,8 @@ fn split(raw: &[OsString]) -> Result<CommandLine, String> {
         nostdlib: false,
         no_verify: false,
         compress: false,
+        keep_names: false,
+        debug: false,
         sources: Vec::new(),
         bitcode: Vec::new(),
         clang_options: Vec::new(),
@@ -100,11 +110,19 @@ fn split(raw: &[OsString]) -> Result<CommandLine, String> {
             "--nostdlib" => line.nostdlib = true,
             "--no-verify" => line.no_verify = true,
             "--compress" => line.compress = true,
+            "--keep-names" => line.keep_names = true,
             "--clang" => line.clang = Some(PathBuf::from(it.next().ok_or("`--clang` needs a path")?)),
             _ => {}
         }
-        if matches!(s.as_ref(), "--emit-llvm" | "--nostdlib" | "--no-verify" | "--compress" | "--clang") {
+        if matches!(
+            s.as_ref(),
+            "--emit-llvm" | "--nostdlib" | "--no-verify" | "--compress" | "--keep-names" | "--clang"
+        ) {
             continue;
+        }
+        // Debug information asked of clang: the pexe cannot carry it, but its names it can.
+        if is_debug_flag(&s) {
+            line.debug = s != "-g0";
         }
         if s == "-c" || s == "-S" || s == "-emit-llvm" {
             return Err(format!("`{s}` is pnacl's to give: pnacl cc always writes a pexe to its -o"));
@@ -125,6 +143,18 @@ fn split(raw: &[OsString]) -> Result<CommandLine, String> {
         return Err("no input files".into());
     }
     Ok(line)
+}
+
+/// True for clang's options asking for (`-g`, `-g2`, `-ggdb`, `-gdwarf-4`,
+/// `-gline-tables-only`) or against (`-g0`) debug information.
+fn is_debug_flag(s: &str) -> bool {
+    if s.starts_with("-gline-") {
+        return true;
+    }
+    s == "-g"
+        || s.starts_with("-gdwarf")
+        || s.starts_with("-ggdb")
+        || (s.len() == 3 && s.starts_with("-g") && s.as_bytes()[2].is_ascii_digit())
 }
 
 /// clang-14 on the PATH, or in LLVM 14's directory.
@@ -184,7 +214,8 @@ fn cc(args: &Args) -> Result<i32, Failure> {
         output::write(&output, Content::Text, text.as_bytes())?;
         return Ok(status::SUCCESS);
     }
-    let bytes = simplify::finalize("cc", &mut m, &name, args.no_verify || line.no_verify)?;
+    let keep_names = args.keep_names || line.keep_names || line.debug;
+    let bytes = simplify::finalize("cc", &mut m, &name, args.no_verify || line.no_verify, keep_names)?;
     let bytes = if args.compress || line.compress { producer::compress_bytes(&bytes, &name)? } else { bytes };
     output::write(&output, Content::Binary, &bytes)?;
     Ok(status::SUCCESS)
@@ -252,5 +283,20 @@ fn add_symbols(m: &Module, defined: &mut BTreeSet<String>, wanted: &mut BTreeSet
             continue;
         }
         if g.init.is_none() { &mut *wanted } else { &mut *defined }.insert(g.props.name.clone());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_debug_flag;
+
+    #[test]
+    fn debug_flags_are_recognised() {
+        for f in ["-g", "-g0", "-g1", "-g3", "-ggdb", "-ggdb3", "-gdwarf-4", "-gline-tables-only"] {
+            assert!(is_debug_flag(f), "{f}");
+        }
+        for f in ["-gc", "-gsplit-dwarf-x", "-O2", "-grecord", "-G0", "-g12"] {
+            assert!(!is_debug_flag(f), "{f}");
+        }
     }
 }

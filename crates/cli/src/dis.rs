@@ -2,7 +2,7 @@
 
 use crate::input::{self, Expect};
 use crate::output::{self, Content};
-use crate::report::{self, Failure};
+use crate::report::{self, Diagnostic, Failure};
 use crate::status;
 use pnacl_text::dis::{self, Options};
 use std::path::PathBuf;
@@ -85,7 +85,7 @@ fn summarize(name: &str, errors: Option<(u32, String)>) -> i32 {
         None => status::SUCCESS,
         Some((count, first)) => {
             let s = if count == 1 { "" } else { "s" };
-            report::eprint_line(&format!("pnacl dis: {name}: {count} error{s}; first: {first}"));
+            report::emit("dis", &Diagnostic::error(Some(name), format!("{count} error{s}; first: {first}")));
             status::BAD_INPUT
         }
     }

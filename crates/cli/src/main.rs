@@ -34,6 +34,7 @@ mod rewrite;
 mod run;
 mod signals;
 mod simplify;
+mod sniff;
 mod status;
 mod thaw;
 mod trust;
@@ -75,8 +76,8 @@ struct Cli {
     /// When to colour diagnostics.
     #[arg(long, value_enum, value_name = "WHEN", global = true, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
-    /// Write diagnostics as JSON objects, one per line on standard error (`check` writes its
-    /// report as JSON on standard output).
+    /// Write diagnostics as JSON objects, one per line on standard error (each subcommand's
+    /// help says what else it changes there).
     #[arg(long, global = true)]
     json: bool,
     /// Refuse inputs larger than this (bytes, or with K, M or G; default 1G). Bitcode is
@@ -159,6 +160,78 @@ fn clap_exit(e: &clap::Error) -> i32 {
     }
 }
 
+/// What `--json` does for each subcommand, for its help.
+fn json_help(subcommand: &str) -> &'static str {
+    match subcommand {
+        "check" => {
+            "Write the report as one JSON array on standard output (as --format json: each violation with its \
+             rule, file, function, block, instruction and bit position), and a file that cannot be read as a \
+             JSON object on standard error"
+        }
+        "dis" => {
+            "Write diagnostics as JSON objects, one per line on standard error (an unreadable file; the count \
+             and first of the errors a listing holds); the listing itself stays text"
+        }
+        "asm" => {
+            "Write diagnostics as JSON objects, one per line on standard error, with the line, column and \
+             source line of a position in the text (errors, and the warnings of a record column the assembly \
+             column overrides)"
+        }
+        "analyze" => {
+            "Write diagnostics as JSON objects, one per line on standard error (a file that is not a \
+             bitstream); the dump itself stays text"
+        }
+        "run" => {
+            "Write pnacl's own diagnostics as JSON objects, one per line on standard error (a pexe that cannot \
+             be loaded or is not ABI-clean: each violation with its rule); the guest's output, trap messages \
+             and --stats stay text"
+        }
+        "cc" => {
+            "Write pnacl's diagnostics as JSON objects, one per line on standard error (a construct no pass \
+             can bring into the ABI, each ABI violation of the pexe with its rule); clang's own messages stay \
+             clang's"
+        }
+        "simplify" => {
+            "Write diagnostics as JSON objects, one per line on standard error (what the passes or the writer \
+             refuse; each ABI violation of the pexe with its rule); --print-after and --emit-llvm output stays \
+             text"
+        }
+        "finalize" => {
+            "Write diagnostics as JSON objects, one per line on standard error (what the writer refuses; each \
+             ABI violation of the pexe with its rule)"
+        }
+        "freeze" => {
+            "Write diagnostics as JSON objects, one per line on standard error (what the writer refuses, with \
+             the function and the instruction); --emit-llvm output stays text"
+        }
+        "compress" => "Write diagnostics as JSON objects, one per line on standard error; the --stats table stays text",
+        "cache" => "Write diagnostics as JSON objects, one per line on standard error; `info` stays text",
+        _ => {
+            "Write diagnostics as JSON objects, one per line on standard error (`command`, `severity`, `file`, \
+             `message`, and `rule`, `bit` and `position` when known)"
+        }
+    }
+}
+
+/// The command line, with each subcommand's own help for `--json`: an option of the same id
+/// defined on a subcommand takes the place of the global one there (and sets the same flag).
+fn command() -> clap::Command {
+    let mut cmd = Cli::command();
+    let names: Vec<String> = cmd.get_subcommands().map(|c| c.get_name().to_string()).collect();
+    for name in names {
+        cmd = cmd.mut_subcommand(&name, |sc| {
+            sc.arg(
+                clap::Arg::new("json")
+                    .long("json")
+                    .global(true)
+                    .action(clap::ArgAction::SetTrue)
+                    .help(json_help(&name)),
+            )
+        });
+    }
+    cmd
+}
+
 fn main() {
     signals::default_sigpipe();
     let color = match color_choice() {
@@ -166,7 +239,7 @@ fn main() {
         ColorChoice::Always => clap::ColorChoice::Always,
         ColorChoice::Never => clap::ColorChoice::Never,
     };
-    let matches = match Cli::command().color(color).try_get_matches() {
+    let matches = match command().color(color).try_get_matches() {
         Ok(m) => m,
         Err(e) => std::process::exit(clap_exit(&e)),
     };

@@ -115,12 +115,16 @@ fn environment(args: &Args) -> Result<Vec<Vec<u8>>, String> {
 }
 
 /// The bitcode of FILE, whose contents are `bytes`: a pexe as it is, or PNaClAsm text
-/// assembled.
+/// assembled. Files that are obviously something else (C source, an ELF file, LLVM
+/// bitcode) are refused with what they are and which command takes them.
 pub(crate) fn bitcode_of(path: &Path, bytes: Vec<u8>) -> Result<Vec<u8>, Failure> {
     if bytes.starts_with(b"PEXE") {
         return Ok(bytes);
     }
     let name = output::input_name(path);
+    if let Some(what) = crate::sniff::wrong_input(path, &bytes) {
+        return Err(Failure::input(&name, what));
+    }
     let text =
         String::from_utf8(bytes).map_err(|_| Failure::input(&name, "neither a pexe, an image nor PNaClAsm text"))?;
     pnacl_text::asm::assemble(&text).map_err(|e| Diagnostic::text(&name, &e).into())

@@ -41,6 +41,10 @@ pub struct Args {
     /// Compress the pexe (as `pnacl compress` does) after checking it.
     #[arg(long)]
     pub compress: bool,
+    /// Keep the names of functions and global variables in the pexe's symbol table (as
+    /// `pnacl-finalize --no-strip-syms` did), so that `pnacl run` names functions in traps.
+    #[arg(long, visible_alias = "no-strip-syms")]
+    pub keep_names: bool,
 }
 
 /// Runs the command; returns the process exit status.
@@ -79,7 +83,7 @@ fn simplify(args: &Args) -> Result<i32, Failure> {
         output::write(&args.output, Content::Text, text.as_bytes())?;
         return Ok(status::SUCCESS);
     }
-    let bytes = finalize("simplify", &mut m, &module_name, args.no_verify)?;
+    let bytes = finalize("simplify", &mut m, &module_name, args.no_verify, args.keep_names)?;
     let bytes = if args.compress { producer::compress_bytes(&bytes, &module_name)? } else { bytes };
     output::write(&args.output, Content::Binary, &bytes)?;
     Ok(status::SUCCESS)
@@ -91,9 +95,13 @@ pub fn link_inputs(inputs: &[PathBuf]) -> Result<Module, Failure> {
     link(modules)
 }
 
-/// Links `modules` into one.
+/// Links `modules` into one, and fits the start-up code's call of `main` to the `main`
+/// defined ([`pnacl_passes::call_main`]).
 pub fn link(modules: Vec<Module>) -> Result<Module, Failure> {
-    pnacl_passes::link::link(modules).map_err(|e| Failure::new(Diagnostic::error(None, format!("link: {e}"))))
+    let mut m =
+        pnacl_passes::link::link(modules).map_err(|e| Failure::new(Diagnostic::error(None, format!("link: {e}"))))?;
+    pnacl_passes::call_main::fit_calls_to_main(&mut m);
+    Ok(m)
 }
 
 /// Runs `passes`, printing the module on stderr after each pass named in `print_after`.
@@ -107,7 +115,8 @@ pub fn run_passes(m: &mut Module, passes: &[&dyn Pass], print_after: &[String]) 
     .map_err(|e| e.to_string())
 }
 
-/// Strips, freezes and (unless `no_verify`) checks the simplified module made from `name`,
+/// Strips (all names, or with `keep_names` all but those of functions and global
+/// variables), freezes and (unless `no_verify`) checks the simplified module made from `name`,
 /// for `command`; a pexe that would break the ABI fails with
 /// [`crate::status::VIOLATIONS`], each violation reported.
 ///
@@ -116,14 +125,24 @@ pub fn run_passes(m: &mut Module, passes: &[&dyn Pass], print_after: &[String]) 
 /// keeps no cast, so with this rule the module `pnacl thaw` gives back freezes into the
 /// same pexe; with the last writer's rule, the casts the passes left (one `ptrtoint` per
 /// use of an `alloca`) would be counted, and thaw's cannot be the same ones.
-pub fn finalize(command: &str, m: &mut Module, name: &str, no_verify: bool) -> Result<Vec<u8>, Failure> {
+pub fn finalize(
+    command: &str,
+    m: &mut Module,
+    name: &str,
+    no_verify: bool,
+    keep_names: bool,
+) -> Result<Vec<u8>, Failure> {
     if !no_verify {
         pnacl_convert::freeze::respell_intrinsics(m);
         refuse_foreign_intrinsics(m).map_err(|e| Failure::input(name, e))?;
     }
     // Stripping removes the names a refusal would be reported with: keep them for that.
     let named = m.clone();
-    pnacl_passes::strip::strip(m);
+    if keep_names {
+        pnacl_passes::strip::strip_keeping_names(m);
+    } else {
+        pnacl_passes::strip::strip(m);
+    }
     let options = FreezeOptions { writer: pnacl_convert::freeze::Writer::Pnacl2015, ..FreezeOptions::default() };
     let bytes = producer::freeze_bytes(m, None, &options).map_err(|e| {
         let mut named = named;

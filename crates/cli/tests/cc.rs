@@ -104,7 +104,7 @@ fn compare_with_native(src: &Path, extra: &[&str]) -> Vec<String> {
 
 #[test]
 fn c_programs_match_gcc() {
-    require("gcc", "gcc");
+    require("gcc", "gcc gcc-multilib");
     llvm_tool("clang", 14);
     let dir = workspace_root().join("tests/c/programs");
     let mut sources: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -150,7 +150,7 @@ const CSMITH_KNOWN: &[(u64, &str)] = &[];
 #[test]
 fn csmith_programs_match_gcc() {
     require("csmith", "csmith libcsmith-dev");
-    require("gcc", "gcc");
+    require("gcc", "gcc gcc-multilib");
     llvm_tool("clang", 14);
     let include = Path::new("/usr/include/csmith");
     assert!(include.join("csmith.h").is_file(), "csmith.h is missing (Debian: apt-get install libcsmith-dev)");

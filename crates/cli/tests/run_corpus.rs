@@ -65,5 +65,10 @@ fn divide_example_exits_or_traps() {
     assert_eq!(out.status.code(), Some(100), "{}", String::from_utf8_lossy(&out.stderr));
     let out = run_example("divide", &[]);
     assert_eq!(out.status.code(), Some(134));
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "pnacl: trap: integer divide by zero in function divide\n");
+    // The trap, then the backtrace: divide, called by _start (the example's two functions).
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "pnacl: trap: integer divide by zero in function divide\n\
+         pnacl: backtrace (innermost first):\n  #0 divide\n  #1 _start\n"
+    );
 }

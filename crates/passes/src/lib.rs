@@ -10,6 +10,7 @@ pub mod pipeline;
 pub mod strip;
 pub mod util;
 
+pub mod call_main;
 pub mod canonicalize_mem_intrinsics;
 pub mod cleanup_used_globals;
 pub mod dce;
@@ -18,6 +19,7 @@ pub mod expand_byval;
 pub mod expand_constant_expr;
 pub mod expand_ctors;
 pub mod expand_gep;
+pub mod expand_indirectbr;
 pub mod expand_large_integers;
 pub mod expand_modern_intrinsics;
 pub mod expand_small_arguments;

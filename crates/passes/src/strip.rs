@@ -6,6 +6,11 @@
 //! internal globals and functions that `llvm.used` does not keep, and every name inside
 //! functions. External names (`_start`, the intrinsics) stay. Attributes never reach a pexe;
 //! they are dropped too, so that the module printed afterwards shows what the pexe holds.
+//!
+//! [`strip_keeping_names`] is `pnacl-finalize --no-strip-syms`, which ran `-strip-debug`
+//! instead of `-strip`: every function and global variable keeps its name, which the pexe's
+//! module symbol table then holds (the ABI allows it; `pnacl run` names functions in traps
+//! with it). Names inside functions go all the same: a pexe has no local symbol tables.
 
 use pnacl_llvm::ir::{Attrs, Const, ConstId, GlobalRef, Module, Value};
 use std::collections::HashSet;
@@ -26,9 +31,18 @@ impl crate::Pass for Strip {
 
 /// Strips `m` as pnacl-finalize did.
 pub fn strip(m: &mut Module) {
+    strip_with(m, false);
+}
+
+/// Strips `m` as `pnacl-finalize --no-strip-syms` did: global names stay.
+pub fn strip_keeping_names(m: &mut Module) {
+    strip_with(m, true);
+}
+
+fn strip_with(m: &mut Module, keep_global_names: bool) {
     strip_debug_info(m);
     m.named_metadata.clear();
-    strip_symbol_names(m);
+    strip_symbol_names(m, keep_global_names);
     for f in &mut m.functions {
         f.attrs = Attrs::default();
         for inst in &mut f.insts {
@@ -105,16 +119,23 @@ fn used_values(m: &Module) -> HashSet<GlobalRef> {
     out
 }
 
-/// `StripSymbolNames`: internal names not kept by `llvm.used`, and every local name.
-fn strip_symbol_names(m: &mut Module) {
-    let used = used_values(m);
+/// `StripSymbolNames`: internal names not kept by `llvm.used` (unless `keep_global_names`),
+/// and every local name.
+fn strip_symbol_names(m: &mut Module, keep_global_names: bool) {
+    let used = if keep_global_names { HashSet::new() } else { used_values(m) };
     for (i, g) in m.globals.iter_mut().enumerate() {
-        if g.props.linkage.is_local() && !used.contains(&GlobalRef::Global(pnacl_llvm::ir::GlobalId(i as u32))) {
+        if !keep_global_names
+            && g.props.linkage.is_local()
+            && !used.contains(&GlobalRef::Global(pnacl_llvm::ir::GlobalId(i as u32)))
+        {
             g.props.name.clear();
         }
     }
     for (i, f) in m.functions.iter_mut().enumerate() {
-        if f.props.linkage.is_local() && !used.contains(&GlobalRef::Function(pnacl_llvm::ir::FuncId(i as u32))) {
+        if !keep_global_names
+            && f.props.linkage.is_local()
+            && !used.contains(&GlobalRef::Function(pnacl_llvm::ir::FuncId(i as u32)))
+        {
             f.props.name.clear();
         }
         f.params.iter_mut().for_each(|p| p.name = None);

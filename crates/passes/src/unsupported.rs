@@ -22,21 +22,6 @@ fn refuse(
     Ok(())
 }
 
-/// `expand-indirectbr`: computed `goto` (`indirectbr`) is refused.
-pub struct ExpandIndirectBr;
-
-impl Pass for ExpandIndirectBr {
-    fn name(&self) -> &'static str {
-        "expand-indirectbr"
-    }
-
-    fn run(&self, m: &mut Module) -> Result<(), PassError> {
-        refuse(m, self.name(), "computed goto (indirectbr) is not supported", |_, k| {
-            matches!(k, InstKind::IndirectBr { .. })
-        })
-    }
-}
-
 /// `simplify-struct-reg-signatures`: functions that take or return structs by value in
 /// registers (rather than clang's `byval` / `sret` pointers) are refused.
 pub struct SimplifyStructRegSignatures;

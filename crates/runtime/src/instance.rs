@@ -2,6 +2,7 @@
 //! function table, the IRT's tables, open files), reached through one global once the
 //! process has set it up, and how the process ends.
 
+use crate::backtrace::CodeMap;
 use crate::fs::Files;
 use crate::irt::interfaces::Irt;
 use crate::memory::GuestMemory;
@@ -18,6 +19,8 @@ use std::time::{Duration, Instant};
 pub(crate) struct Instance {
     pub memory: GuestMemory,
     pub translation: Translation,
+    /// The translated functions by address, for trap messages and backtraces.
+    pub code_map: CodeMap,
     /// The function table: the null entry, the module's functions, the IRT's.
     pub table: Box<[TableEntry]>,
     pub trampolines: Trampolines,

@@ -12,6 +12,7 @@
 //! Exit statuses: the guest's own status, [`EXIT_TRAP`] for a trap, [`EXIT_LOAD_ERROR`]
 //! when the module cannot be loaded, and [`EXIT_UNSUPPORTED`] for a browser (PPAPI) pexe.
 
+mod backtrace;
 mod errno;
 mod fs;
 mod host;

@@ -75,8 +75,10 @@ pub(crate) fn start(image: &Image, options: Options) -> Result<Infallible, LoadE
         write_perf_map(&translation, &names);
     }
     let translation_time = translation.time;
+    let code_map = crate::backtrace::CodeMap::new(&translation);
     let instance = instance::install(Instance {
         memory,
+        code_map,
         translation,
         table,
         trampolines,

@@ -4,10 +4,12 @@
 //! hardware division by zero (`SIGFPE`), or an explicit trap instruction (`SIGILL`). The
 //! handler runs on an alternate stack (so host stack exhaustion is handled too), looks the
 //! faulting instruction up in the translation's trap table, names the function from the
-//! code map, and ends the process. Host code acting for the guest (the memory intrinsics)
+//! code map, walks the guest frames for a backtrace ([`crate::backtrace`]), and ends the
+//! process. Host code acting for the guest (the memory intrinsics)
 //! faults with a guest address; the thread context says which function it served. Any
 //! other fault is not the guest's: the previous handler gets it.
 
+use crate::backtrace::{self, Frames};
 use crate::instance::{self, Instance};
 use crate::status::EXIT_TRAP;
 use pnacl_codegen::abi::{TrapKind, VmCtx};
@@ -108,21 +110,26 @@ impl Drop for AltStack {
     }
 }
 
+/// The interrupted thread's program counter, frame pointer and stack pointer.
 #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
-fn context_pc(uctx: *mut libc::c_void) -> u64 {
+fn context_registers(uctx: *mut libc::c_void) -> (u64, u64, u64) {
     // SAFETY: the kernel passes a valid ucontext to an SA_SIGINFO handler.
-    unsafe { (*uctx.cast::<libc::ucontext_t>()).uc_mcontext.gregs[libc::REG_RIP as usize] as u64 }
+    let gregs = unsafe { &(*uctx.cast::<libc::ucontext_t>()).uc_mcontext.gregs };
+    let reg = |r: libc::c_int| gregs[r as usize] as u64;
+    (reg(libc::REG_RIP), reg(libc::REG_RBP), reg(libc::REG_RSP))
 }
 
+/// The interrupted thread's program counter, frame pointer and stack pointer.
 #[cfg(all(target_os = "linux", target_arch = "aarch64"))]
-fn context_pc(uctx: *mut libc::c_void) -> u64 {
+fn context_registers(uctx: *mut libc::c_void) -> (u64, u64, u64) {
     // SAFETY: the kernel passes a valid ucontext to an SA_SIGINFO handler.
-    unsafe { (*uctx.cast::<libc::ucontext_t>()).uc_mcontext.pc }
+    let m = unsafe { &(*uctx.cast::<libc::ucontext_t>()).uc_mcontext };
+    (m.pc, m.regs[29], m.sp)
 }
 
 extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, uctx: *mut libc::c_void) {
     let Some(p) = instance::get() else { return chain(sig) };
-    let pc = context_pc(uctx);
+    let (pc, fp, sp) = context_registers(uctx);
     let memory_fault = sig == libc::SIGSEGV || sig == libc::SIGBUS;
     // SAFETY: the kernel passes a valid siginfo.
     let address = if memory_fault { unsafe { (*info).si_addr() as u64 } } else { 0 };
@@ -133,19 +140,19 @@ extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, uctx: *mut l
         } else {
             None
         });
-        kind.map(|k| (k, p.translation.function_at(pc)))
+        kind.map(|k| (k, p.code_map.function_at(pc), Some(backtrace::walk(&p.code_map, pc, fp, sp))))
     } else if memory_fault && p.memory.contains_host(address) && !vmctx.is_null() {
         // SAFETY: the context of the guest thread on this host thread, alive while it runs.
         let caller = unsafe { (*vmctx).host_caller };
-        Some((TrapKind::MemoryOutOfBounds, Some(caller)))
+        Some((TrapKind::MemoryOutOfBounds, Some(caller), None))
     } else {
         None
     };
     match trap {
-        Some((TrapKind::MemoryOutOfBounds, function)) if p.memory.is_read_only_host(address) => {
-            report(p, TrapKind::ReadOnlyMemory, function)
+        Some((TrapKind::MemoryOutOfBounds, function, frames)) if p.memory.is_read_only_host(address) => {
+            report(p, TrapKind::ReadOnlyMemory, function, frames.as_ref())
         }
-        Some((kind, function)) => report(p, kind, function),
+        Some((kind, function, frames)) => report(p, kind, function, frames.as_ref()),
         None => chain(sig),
     }
 }
@@ -174,18 +181,23 @@ fn write_stderr(bytes: &[u8]) {
     }
 }
 
-/// Ends the process for a trap: `pnacl: trap: MESSAGE in function NAME`. Only
-/// async-signal-safe calls: it runs in the signal handler.
-pub(crate) fn report(p: &Instance, kind: TrapKind, function: Option<u32>) -> ! {
+/// Ends the process for a trap: `pnacl: trap: MESSAGE in function NAME`, then the
+/// backtrace of guest functions, if one was walked. Only async-signal-safe calls: it runs in
+/// the signal handler.
+pub(crate) fn report(p: &Instance, kind: TrapKind, function: Option<u32>, frames: Option<&Frames>) -> ! {
     if p.claim_exit() {
         crate::output::sync_from_signal();
-        write_stderr(b"pnacl: trap: ");
-        write_stderr(kind.describe().as_bytes());
+        let mut out = |b: &[u8]| write_stderr(b);
+        out(b"pnacl: trap: ");
+        out(kind.describe().as_bytes());
         if let Some(name) = function.and_then(|f| p.names.get(f as usize)) {
-            write_stderr(b" in function ");
-            write_stderr(name.as_bytes());
+            out(b" in function ");
+            backtrace::write_name(&mut out, name);
         }
-        write_stderr(b"\n");
+        out(b"\n");
+        if let Some(frames) = frames {
+            backtrace::write(&mut out, frames, &p.names);
+        }
         // SAFETY: ends the process at once.
         unsafe { libc::_exit(EXIT_TRAP) }
     }
@@ -201,5 +213,5 @@ pub(crate) fn host_trap(vmctx: *const VmCtx, kind: TrapKind) -> ! {
     let p = instance::get().expect("guest code runs in a process");
     // SAFETY: the caller's live thread context.
     let caller = unsafe { (*vmctx).host_caller };
-    report(p, kind, Some(caller))
+    report(p, kind, Some(caller), None)
 }

@@ -97,7 +97,8 @@ enum Ended {
 /// Runs guest code on the calling host thread until it returns or calls `thread_exit`.
 fn enter(p: &'static Instance, start: &GuestStart, guest_stack_limit: u32) -> Result<Ended, String> {
     let _alt = AltStack::install()?;
-    let (low, _) = host_stack()?;
+    let (low, size) = host_stack()?;
+    crate::backtrace::set_stack(low, low + size);
     let mut t = Box::new(GuestThread {
         vmctx: VmCtx {
             guest_sp: start.sp,

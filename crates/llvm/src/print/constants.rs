@@ -131,7 +131,9 @@ impl Printer<'_> {
             Const::BlockAddress { func, block, .. } => {
                 out.push_str("blockaddress(");
                 self.function_ref(out, func.0);
-                let _ = write!(out, ", %{})", block.0);
+                out.push_str(", ");
+                self.block_ref(out, func.0, block.0);
+                out.push(')');
             }
             Const::Expr { ty, op, operands } => self.expr(out, *ty, op, operands),
         }

@@ -24,7 +24,7 @@ pub struct PrintOptions {
 
 /// The module as LLVM IR text.
 pub fn print(m: &Module, options: &PrintOptions) -> String {
-    let p = Printer { m, opaque: options.opaque_pointers || m.opaque_pointers, slots: ModuleSlots::new(m) };
+    let p = Printer::new(m, options);
     let mut out = String::new();
     if let Some(s) = &m.source_filename {
         out.push_str("source_filename = ");
@@ -75,7 +75,7 @@ pub fn print(m: &Module, options: &PrintOptions) -> String {
 /// One instruction of function `func` of `m` as LLVM IR text (as [`print`] writes it in the
 /// function's body, without indentation or newline), for messages.
 pub fn instruction(m: &Module, func: usize, id: crate::ir::InstId, options: &PrintOptions) -> String {
-    let p = Printer { m, opaque: options.opaque_pointers || m.opaque_pointers, slots: ModuleSlots::new(m) };
+    let p = Printer::new(m, options);
     let f = &m.functions[func];
     let mut out = String::new();
     p.instruction(&mut out, func as u32, f, id, &LocalNames::new(m, f));
@@ -86,6 +86,33 @@ struct Printer<'m> {
     pub m: &'m Module,
     pub opaque: bool,
     slots: ModuleSlots,
+    /// The spelling of each block of the functions `blockaddress` constants name, by
+    /// function, made when first needed.
+    block_names: std::cell::RefCell<std::collections::HashMap<u32, Vec<String>>>,
+}
+
+impl<'m> Printer<'m> {
+    fn new(m: &'m Module, options: &PrintOptions) -> Self {
+        Printer {
+            m,
+            opaque: options.opaque_pointers || m.opaque_pointers,
+            slots: ModuleSlots::new(m),
+            block_names: Default::default(),
+        }
+    }
+
+    /// Block `block` of function `f` as its body spells it (`%name` or `%N`).
+    fn block_ref(&self, out: &mut String, f: u32, block: u32) {
+        let mut cache = self.block_names.borrow_mut();
+        let names = cache.entry(f).or_insert_with(|| LocalNames::new(self.m, &self.m.functions[f as usize]).blocks);
+        match names.get(block as usize) {
+            Some(n) => out.push_str(n),
+            // A block the function does not have (malformed input): its number.
+            None => {
+                let _ = write!(out, "%{block}");
+            }
+        }
+    }
 }
 
 /// The keyword of an attribute kind, for the kinds the printer keeps.
