@@ -280,7 +280,8 @@ fn build_platform(tmp: &Path, clang: &Path, include: &[PathBuf]) -> Result<(), S
     std::fs::create_dir_all(&src).map_err(|e| e.to_string())?;
     PLATFORM.extract(&src).map_err(|e| format!("{}: {e}", src.display()))?;
     let mut flags: Vec<String> = include.iter().map(|d| format!("-I{}", d.display())).collect();
-    flags.push("-D_COMPILING_NEWLIB".to_string());
+    // __builtin_sqrt must be llvm.sqrt, not a call to sqrt (sqrt.c defines sqrt with it).
+    flags.extend(["-D_COMPILING_NEWLIB", "-fno-math-errno"].map(String::from));
     let mut sources = Vec::new();
     collect_c(&PLATFORM, &mut sources);
     let jobs: Vec<Job> = sources
