@@ -1,11 +1,12 @@
 /* misc.c: the rest of what newlib leaves to the system: fcntl's few portable requests,
  * getentropy (arc4random's seed) over the IRT's random interface, posix_memalign, and
  * the user database of a sandboxed program, which has one user (0, with no name) and no
- * password file. */
+ * password file; and popen, which fails. */
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
 #include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "internal.h"
@@ -81,4 +82,18 @@ struct passwd *getpwnam(const char *name) {
 struct passwd *getpwuid(uid_t uid) {
   (void)uid;
   return 0;
+}
+
+/* A NaCl program cannot start processes: popen fails as fork would (newlib's popen is
+ * left out, -D_NO_POPEN). */
+FILE *popen(const char *command, const char *mode) {
+  (void)command, (void)mode;
+  __pnacl_fail(NACL_ENOSYS);
+  return 0;
+}
+
+int pclose(FILE *stream) {
+  (void)stream;
+  errno = ECHILD;
+  return -1;
 }

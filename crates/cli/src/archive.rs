@@ -21,12 +21,18 @@ pub struct Symbols {
     pub undefined: BTreeSet<String>,
 }
 
-/// The external symbols of `m` (intrinsics aside).
+/// The external symbols of `m`. Intrinsics are not symbols, but those a pass turns into
+/// calls of C library functions stand for those functions.
 pub fn symbols(m: &Module) -> Symbols {
     let mut s = Symbols::default();
     let local = |l: Linkage| matches!(l, Linkage::Internal | Linkage::Private);
     for f in &m.functions {
-        if f.is_intrinsic() || local(f.props.linkage) {
+        if f.is_intrinsic() {
+            // What a pass will make a call to (llvm.floor.f64 becomes floor) is needed too.
+            s.undefined.extend(pnacl_passes::expand_modern_intrinsics::c_function(&f.props.name));
+            continue;
+        }
+        if local(f.props.linkage) {
             continue;
         }
         if !f.is_declaration() {
