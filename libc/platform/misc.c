@@ -1,13 +1,14 @@
 /* misc.c: the rest of what newlib leaves to the system: fcntl's few portable requests,
- * getentropy (arc4random's seed) over the IRT's random interface, posix_memalign, and
- * the user database of a sandboxed program, which has one user (0, with no name) and no
- * password file; and popen, which fails. */
+ * getentropy (arc4random's seed) over the IRT's random interface, posix_memalign; the
+ * users of a sandboxed program, which has one (0, with no name), no password file, and
+ * owns every file; and what needs other processes (popen, pipe), which fails. */
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "internal.h"
 
@@ -96,4 +97,43 @@ int pclose(FILE *stream) {
   (void)stream;
   errno = ECHILD;
   return -1;
+}
+
+/* Files belong to the one user: changing the owner to it (or leaving it, -1) succeeds. */
+static int owner_ok(uid_t uid, gid_t gid) {
+  if ((uid == 0 || uid == (uid_t)-1) && (gid == 0 || gid == (gid_t)-1))
+    return 0;
+  errno = EPERM;
+  return -1;
+}
+
+int chown(const char *path, uid_t uid, gid_t gid) {
+  struct stat st;
+  return stat(path, &st) ? -1 : owner_ok(uid, gid);
+}
+
+int lchown(const char *path, uid_t uid, gid_t gid) {
+  struct stat st;
+  return lstat(path, &st) ? -1 : owner_ok(uid, gid);
+}
+
+int fchown(int fd, uid_t uid, gid_t gid) {
+  struct stat st;
+  return fstat(fd, &st) ? -1 : owner_ok(uid, gid);
+}
+
+/* The file-creation mask is kept for umask's callers; the host's applies to new files. */
+static mode_t creation_mask = 022;
+
+mode_t umask(mode_t mask) {
+  mode_t old = creation_mask;
+  creation_mask = mask & 0777;
+  return old;
+}
+
+pid_t getppid(void) { return 1; }
+
+int pipe(int fds[2]) {
+  (void)fds;
+  return __pnacl_fail(NACL_ENOSYS);
 }
