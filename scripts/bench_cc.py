@@ -80,8 +80,8 @@ def programs(root, corpus, work, run_rows):
     with open(script, "w") as f:
         f.write(LUA_BENCH)
     out.append(("lua bench.lua", lua, ["-std=c99", "-DLUA_USE_POSIX", "-DLUA_USE_JUMPTABLE=0"], [script], None))
-    kernels = {"printf": "200000", "strtod": "300000", "qsort": "1000000", "string": "20000", "math": "1000000",
-               "malloc": "2000000"}
+    kernels = {"printf": "3000000", "strtod": "4000000", "qsort": "3000000", "string": "1000000", "math": "4000000",
+               "malloc": "5000000"}
     for k, arg in kernels.items():
         out.append((f"kernel {k} {arg}", [os.path.join(root, "tests", "c", "kernels", k + ".c")], [], [arg], None))
     return out
@@ -121,8 +121,8 @@ def bench_cc(root, corpus, pnacl, quick, old_pnacl, run_rows):
     built = {}
     for name, sources, flags, args, stdin in progs:
         for kind, tool, env in variants:
-            exe = os.path.join(work, f"{name.split()[0]}-{kind.replace(' ', '_')}"
-                                     f"{'' if kind == 'native' else '.pexe'}")
+            stem = "".join(c if c.isalnum() else "_" for c in f"{name}-{kind}")
+            exe = os.path.join(work, stem + ("" if kind == "native" else ".pexe"))
             t0 = time.perf_counter()
             err = build(kind if kind == "native" else "pnacl", tool, name, sources, flags, exe, env)
             built[(name, kind)] = (None, err) if err else (exe, time.perf_counter() - t0)

@@ -57,8 +57,9 @@ void *__pnacl_map_pages(size_t len);
 void __pnacl_unmap_pages(void *p, size_t len);
 
 /* Set once the program has started a second thread (pthread_create): until then locks
- * cost a load and a branch. */
-extern volatile int __pnacl_threads_started;
+ * cost a load and a branch. Only a running thread starts another, so a thread reads the
+ * flag it could not see change under it: a plain load (not an atomic one) is enough. */
+extern int __pnacl_threads_started;
 
 /* The calling thread's id for lock ownership (never 0): its thread descriptor. */
 void *__pnacl_thread_id(void);

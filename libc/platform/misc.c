@@ -1,10 +1,9 @@
 /* misc.c: the rest of what newlib leaves to the system: fcntl's few portable requests,
- * getentropy (arc4random's seed) over the IRT's random interface, posix_memalign; the
+ * getentropy (arc4random's seed) over the IRT's random interface; the
  * users of a sandboxed program, which has one (0, with no name), no password file, and
  * owns every file; and what needs other processes (popen, pipe), which fails. */
 #include <errno.h>
 #include <fcntl.h>
-#include <malloc.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,16 +50,6 @@ int getentropy(void *buf, size_t len) {
     p += n;
     len -= n;
   }
-  return 0;
-}
-
-int posix_memalign(void **out, size_t align, size_t size) {
-  if (align < sizeof(void *) || (align & (align - 1)))
-    return EINVAL;
-  void *p = memalign(align, size);
-  if (!p)
-    return ENOMEM;
-  *out = p;
   return 0;
 }
 

@@ -6,7 +6,7 @@
 #include "thread.h"
 
 __thread struct __pthread *__pnacl_self;
-volatile int __pnacl_threads_started;
+int __pnacl_threads_started;
 struct __pthread *__pnacl_main_thread;
 
 void *__pnacl_thread_id(void) { return __pnacl_self; }
