@@ -1,5 +1,6 @@
 /* Kernel: the C library's allocator under churn: blocks of many sizes allocated, resized
  * and freed in a pseudo-random order, a working set of a few thousand live blocks. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@ int main(int argc, char **argv) {
     static char *slot[LIVE];
     static size_t size[LIVE];
     unsigned s = 7;
-    unsigned long check = 0;
+    uint32_t check = 0;
     for (int i = 0; i < n; i++) {
         s = s * 1664525u + 1013904223u;
         unsigned k = (s >> 8) % LIVE;
@@ -31,6 +32,6 @@ int main(int argc, char **argv) {
     }
     for (int k = 0; k < LIVE; k++)
         free(slot[k]);
-    printf("%lu\n", check);
+    printf("%u\n", (unsigned)check);
     return 0;
 }

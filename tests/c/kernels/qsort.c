@@ -1,4 +1,5 @@
 /* Kernel: sorting with the C library's qsort and bsearch (through a comparison function). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -16,13 +17,13 @@ int main(int argc, char **argv) {
         v[i] = s >> 3;
     }
     qsort(v, n, sizeof *v, cmp);
-    unsigned long found = 0;
+    uint32_t found = 0;
     for (int i = 0; i < n; i += 7)
         found += bsearch(&v[i], v, n, sizeof *v, cmp) != NULL;
-    unsigned long check = 0;
+    uint32_t check = 0;
     for (int i = 0; i < n; i += 1000)
         check = check * 31 + v[i];
-    printf("%lu %lu\n", check, found);
+    printf("%u %u\n", (unsigned)check, (unsigned)found);
     free(v);
     return 0;
 }

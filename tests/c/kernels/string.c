@@ -1,5 +1,6 @@
 /* Kernel: the C library's string and memory functions on short and long strings
  * (strlen, strcmp, strchr, strstr, memcpy, memset, memcmp, strcpy, strcat). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 4095; i++)
         big[i] = 'a' + (i * 7) % 26;
     big[4095] = 0;
-    unsigned long acc = 0;
+    uint32_t acc = 0;
     char small[64];
     for (int i = 0; i < n; i++) {
         big[(i * 13) % 4000] = 'A' + i % 26;
@@ -26,7 +27,7 @@ int main(int argc, char **argv) {
         memset(copy, i & 255, 2048);
         acc += (unsigned char)copy[1000];
     }
-    printf("%lu\n", acc);
+    printf("%u\n", (unsigned)acc);
     free(big);
     free(copy);
     return 0;
