@@ -46,6 +46,9 @@ int __pnacl_fail(int nacl_errno);
 /* The NaCl errno for one of newlib's (for the IRT's callers that pass errors on). */
 int __pnacl_nacl_errno(int newlib_errno);
 
+/* lstat (filename.c), which newlib's <sys/stat.h> declares only for some systems. */
+int lstat(const char *path, struct stat *st);
+
 /* struct stat from the IRT's nacl_abi_stat (stat.c). */
 void __pnacl_stat_from_abi(struct stat *st, const struct pnacl_abi_stat *abi);
 

@@ -272,10 +272,6 @@ int mallopt(int parameter, int value) {
   (void)parameter, (void)value;
   return 0;
 }
-int malloc_trim(size_t pad) {
-  (void)pad;
-  return 0;
-}
 
 /* The reentrant names newlib's own code calls. */
 void *_malloc_r(struct _reent *r, size_t n) { (void)r; return malloc(n); }
@@ -289,7 +285,10 @@ size_t _malloc_usable_size_r(struct _reent *r, void *p) { (void)r; return malloc
 struct mallinfo _mallinfo_r(struct _reent *r) { (void)r; return mallinfo(); }
 void _malloc_stats_r(struct _reent *r) { (void)r; malloc_stats(); }
 int _mallopt_r(struct _reent *r, int parameter, int value) { (void)r; return mallopt(parameter, value); }
-int _malloc_trim_r(struct _reent *r, size_t pad) { (void)r; return malloc_trim(pad); }
+int _malloc_trim_r(struct _reent *r, size_t pad) {
+  (void)r, (void)pad;
+  return 0; /* small blocks are kept; large ones are unmapped when freed */
+}
 void mstats(char *title) {
   (void)title;
   malloc_stats();
