@@ -1,15 +1,12 @@
 //! `pnacl cc`: C source to a pexe. clang compiles each source for `le32-unknown-nacl` to
 //! LLVM bitcode (with the flags that keep intrinsics PNaCl cannot express out), the members
-//! of pnacl's own C library the program needs are linked in, as a linker takes members of
-//! an archive, and `simplify` does the rest.
+//! of the C library (newlib and pnacl's platform layer, [`crate::libc`]) the program needs
+//! are linked in, as a linker takes members of archives, and `simplify` does the rest.
 
 use crate::output::{self, Content};
 use crate::report::{self, Diagnostic, Failure};
-use crate::{libc, producer, simplify, status};
-use pnacl_llvm::Module;
-use pnacl_llvm::ir::Linkage;
+use crate::{archive, libc, producer, simplify, status};
 use pnacl_llvm::print::{PrintOptions, print};
-use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -34,7 +31,7 @@ pub struct Args {
     /// Write the simplified module as LLVM IR text instead of a pexe.
     #[arg(long)]
     pub emit_llvm: bool,
-    /// Do not link pnacl's C library (the program brings its own `_start`).
+    /// Do not link the C library (the program brings its own `_start`).
     #[arg(long)]
     pub nostdlib: bool,
     /// Write the pexe even if it breaks the PNaCl ABI.
@@ -190,7 +187,7 @@ fn cc(args: &Args) -> Result<i32, Failure> {
     let mut user = Vec::new();
     for (k, src) in line.sources.iter().enumerate() {
         let out = work.path().join(format!("{k}.bc"));
-        compile(&clang, src, &line.clang_options, lib.as_ref().map(|l| l.include.as_path()), &out)?;
+        compile(&clang, src, &line.clang_options, lib.as_ref().map_or(&[][..], |l| &l.include[..]), &out)?;
         user.push(
             producer::read_llvm(&out).map_err(|f| Failure::input(&src.display().to_string(), f.diagnostic.message))?,
         );
@@ -200,10 +197,9 @@ fn cc(args: &Args) -> Result<i32, Failure> {
     }
     let mut modules = user;
     if let Some(lib) = &lib {
-        let members = lib.bitcode.iter().map(|p| producer::read_llvm(p)).collect::<Result<Vec<_>, _>>()?;
-        let needed = archive_members(&modules, &members);
-        let mut members: Vec<Option<Module>> = members.into_iter().map(Some).collect();
-        modules.extend(needed.into_iter().filter_map(|k| members[k].take()));
+        let archives = lib.archives.iter().map(|p| archive::Archive::open(p)).collect::<Result<Vec<_>, _>>();
+        let picked = archives.and_then(|a| archive::pick(&modules, &["_start"], &a)).map_err(bad_input)?;
+        modules.extend(picked);
     }
     let mut m = simplify::link(modules)?;
     let name = line.sources.first().or(line.bitcode.first()).expect("an input").display().to_string();
@@ -222,14 +218,14 @@ fn cc(args: &Args) -> Result<i32, Failure> {
 }
 
 /// Compiles one source to bitcode.
-fn compile(clang: &Path, src: &Path, options: &[OsString], include: Option<&Path>, out: &Path) -> Result<(), Failure> {
+fn compile(clang: &Path, src: &Path, options: &[OsString], include: &[PathBuf], out: &Path) -> Result<(), Failure> {
     let mut cmd = Command::new(clang);
-    // The user's options first: a later `-O2` turns the vectorizers back on, so the
-    // library's flags (all but its optimisation level) come after them.
+    // The user's options first: a later `-O2` turns the vectorizers back on, so pnacl's
+    // flags (which have no optimisation level) come after them.
     cmd.args(options);
-    cmd.args(libc::clang_flags().into_iter().filter(|f| !f.starts_with("-O")));
-    if let Some(inc) = include {
-        cmd.arg("-isystem").arg(inc);
+    cmd.args(libc::clang_flags());
+    for dir in include {
+        cmd.arg("-isystem").arg(dir);
     }
     cmd.arg(src).arg("-o").arg(out);
     let name = src.display().to_string();
@@ -238,52 +234,6 @@ fn compile(clang: &Path, src: &Path, options: &[OsString], include: Option<&Path
         return Err(Failure::input(&name, format!("clang failed ({status})")));
     }
     Ok(())
-}
-
-/// Which library members to link, as a linker takes archive members: `_start`, then
-/// every member defining a symbol that what is linked so far uses and nobody defines.
-fn archive_members(program: &[Module], members: &[Module]) -> Vec<usize> {
-    let mut defined: BTreeSet<String> = BTreeSet::new();
-    let mut wanted: BTreeSet<String> = BTreeSet::from(["_start".to_string()]);
-    for m in program {
-        add_symbols(m, &mut defined, &mut wanted);
-    }
-    let member_defs: Vec<BTreeSet<String>> = members
-        .iter()
-        .map(|m| {
-            let mut d = BTreeSet::new();
-            add_symbols(m, &mut d, &mut BTreeSet::new());
-            d
-        })
-        .collect();
-    let mut taken = Vec::new();
-    loop {
-        let missing: Vec<&String> = wanted.iter().filter(|s| !defined.contains(*s)).collect();
-        let next =
-            (0..members.len()).find(|k| !taken.contains(k) && missing.iter().any(|s| member_defs[*k].contains(*s)));
-        let Some(k) = next else { break };
-        taken.push(k);
-        add_symbols(&members[k], &mut defined, &mut wanted);
-    }
-    taken.sort_unstable();
-    taken
-}
-
-/// Adds the external symbols `m` defines to `defined`, and those it declares to `wanted`.
-fn add_symbols(m: &Module, defined: &mut BTreeSet<String>, wanted: &mut BTreeSet<String>) {
-    let external = |l: Linkage| !matches!(l, Linkage::Internal | Linkage::Private);
-    for f in &m.functions {
-        if f.is_intrinsic() || !external(f.props.linkage) {
-            continue;
-        }
-        if f.is_declaration() { &mut *wanted } else { &mut *defined }.insert(f.props.name.clone());
-    }
-    for g in &m.globals {
-        if !external(g.props.linkage) {
-            continue;
-        }
-        if g.init.is_none() { &mut *wanted } else { &mut *defined }.insert(g.props.name.clone());
-    }
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@
 //! warnings with `report::emit("NAME", &diagnostic.warning())`.
 
 mod analyze;
+mod archive;
 mod asm;
 mod cache;
 mod cc;

@@ -36,6 +36,19 @@ fn libm_name(base: &str, ty: &Type) -> Option<String> {
     Some(format!("{name}{suffix}"))
 }
 
+/// The C library function this pass turns a call of the intrinsic `name` into
+/// (`llvm.floor.f64` becomes a call to `floor`), if any: a linker taking members from the
+/// C library before the pass runs must take that function's.
+pub fn c_function(name: &str) -> Option<String> {
+    let (base, suffix) = name.strip_prefix("llvm.")?.split_once('.')?;
+    let ty = match suffix {
+        "f64" => Type::Double,
+        "f32" => Type::Float,
+        _ => return None,
+    };
+    libm_name(base, &ty)
+}
+
 impl Pass for ExpandModernIntrinsics {
     fn name(&self) -> &'static str {
         NAME

@@ -110,7 +110,8 @@ fn const_leaves(m: &mut Module, c: ConstId, t: TypeId) -> Vec<Value> {
 fn is_kept_call(m: &Module, f: FuncId, v: Value, split: &HashMap<Value, Vec<Value>>) -> bool {
     match v {
         Value::Inst(c) => {
-            !split.contains_key(&v) && matches!(m.functions[f.0 as usize].inst(c).kind, InstKind::Call { .. })
+            !split.contains_key(&v)
+                && matches!(m.functions[f.0 as usize].inst(c).kind, InstKind::Call { .. } | InstKind::CmpXchg { .. })
         }
         _ => false,
     }
@@ -224,9 +225,11 @@ fn expand(m: &mut Module, f: FuncId) -> Result<(), PassError> {
                 split.insert(Value::Inst(id), ids.iter().map(|&p| Value::Inst(p)).collect());
                 phis.push((id, ids));
             }
-            // Calls returning a struct are intrinsics (`llvm.*.with.overflow`, ...), which
-            // later passes expand; their results stay whole, as PNaCl's pass left them.
-            InstKind::Call { .. } => out.keep(id),
+            // Calls returning a struct are intrinsics (`llvm.*.with.overflow`, ...), and a
+            // `cmpxchg` gives `{ value, success }`: later passes expand them (the
+            // arithmetic ones, nacl-rewrite-atomics), so their results stay whole, as
+            // PNaCl's pass left them.
+            InstKind::Call { .. } | InstKind::CmpXchg { .. } => out.keep(id),
             k if is_struct(m, i.ty) => {
                 return Err(error(
                     m,

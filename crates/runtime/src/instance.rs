@@ -90,6 +90,33 @@ impl Instance {
         unsafe { libc::_exit(status) }
     }
 
+    /// Ends the process by the signal `sig`, as a native program that leaves it at its
+    /// default action ends (the shell sees 128 + `sig`; a core dump where the signal makes
+    /// one and the limits allow): guest output is passed on first, as for [`Self::exit`].
+    pub fn exit_by_signal(&self, sig: i32) -> ! {
+        if !self.claim_exit() {
+            loop {
+                std::thread::park();
+            }
+        }
+        crate::output::sync();
+        if self.options.stats {
+            self.print_stats(128 + sig);
+        }
+        // SAFETY: restores the default action (pnacl's trap handler is installed for some of
+        // these signals), unblocks the signal and raises it, which ends the process; if it
+        // does not, the exit status says which signal it was.
+        unsafe {
+            libc::signal(sig, libc::SIG_DFL);
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            libc::sigaddset(&mut set, sig);
+            libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+            libc::raise(sig);
+            libc::_exit(128 + sig)
+        }
+    }
+
     fn print_stats(&self, status: i32) {
         let now = Instant::now();
         // SAFETY: set once to a leaked `Instant` before the guest runs.

@@ -1,5 +1,5 @@
 //! `nacl-irt-basic-0.1`, `nacl-irt-tls-0.1`, `nacl-irt-clock_get-0.1`,
-//! `nacl-irt-random-0.1` and `nacl-irt-dev-getpid-0.1`.
+//! `nacl-irt-random-0.1`, `nacl-irt-dev-getpid-0.1` and pnacl's `pnacl-irt-signal-0.1`.
 
 use super::access::{get_timespec, host, instance, memory, put_time, put_u32};
 use crate::errno::{Errno, IrtResult, ret};
@@ -133,4 +133,40 @@ pub(super) extern "C" fn get_random_bytes(_vmctx: *mut VmCtx, buf: u32, count: u
 pub(super) extern "C" fn getpid(_vmctx: *mut VmCtx, pid: u32) -> i32 {
     // SAFETY: no arguments.
     ret(put_u32(pid, unsafe { libc::getpid() } as u32))
+}
+
+/// `int kill_self(int sig)` (`pnacl-irt-signal-0.1`, pnacl's own): ends the process as
+/// the signal `sig` (Linux's numbering) ends a native program that leaves it at its
+/// default action, for the signals whose default action is to end the process; EINVAL
+/// for any other.
+pub(super) extern "C" fn kill_self(_vmctx: *mut VmCtx, sig: i32) -> i32 {
+    const ENDING: &[i32] = &[
+        libc::SIGHUP,
+        libc::SIGINT,
+        libc::SIGQUIT,
+        libc::SIGILL,
+        libc::SIGTRAP,
+        libc::SIGABRT,
+        libc::SIGBUS,
+        libc::SIGFPE,
+        libc::SIGKILL,
+        libc::SIGUSR1,
+        libc::SIGSEGV,
+        libc::SIGUSR2,
+        libc::SIGPIPE,
+        libc::SIGALRM,
+        libc::SIGTERM,
+        libc::SIGSTKFLT,
+        libc::SIGXCPU,
+        libc::SIGXFSZ,
+        libc::SIGVTALRM,
+        libc::SIGPROF,
+        libc::SIGIO,
+        libc::SIGPWR,
+        libc::SIGSYS,
+    ];
+    if !ENDING.contains(&sig) {
+        return Errno::EINVAL.0;
+    }
+    instance().exit_by_signal(sig)
 }

@@ -29,7 +29,8 @@ const FILENAME_3: &[&str] = &[
 ];
 
 /// The interfaces offered: every one NaCl offers to PNaCl programs, the file-access ones,
-/// and the older `fdio-0.1` and `filename-0.1`. Slots are in header order.
+/// the older `fdio-0.1` and `filename-0.1`, and pnacl's signal interface. Slots are in
+/// header order.
 pub(crate) const INTERFACES: &[(&str, &[&str])] = &[
     ("nacl-irt-basic-0.1", &["exit", "gettod", "clock", "nanosleep", "sched_yield", "sysconf"]),
     ("nacl-irt-fdio-0.1", DEV_FDIO_3.split_at(8).0),
@@ -46,6 +47,9 @@ pub(crate) const INTERFACES: &[(&str, &[&str])] = &[
     ("nacl-irt-clock_get-0.1", &["clock_getres", "clock_gettime"]),
     ("nacl-irt-random-0.1", &["get_random_bytes"]),
     ("nacl-irt-dev-getpid-0.1", &["getpid"]),
+    // pnacl's own, not NaCl's: a signal raised by the program ends it as it ends a native
+    // program (pnacl's C library's kill and raise use it).
+    ("pnacl-irt-signal-0.1", &["kill_self"]),
 ];
 
 /// Interfaces only browser (PPAPI) programs query.
@@ -108,6 +112,7 @@ mod tests {
             ("nacl-irt-clock_get-0.1", 8),
             ("nacl-irt-random-0.1", 4),
             ("nacl-irt-dev-getpid-0.1", 4),
+            ("pnacl-irt-signal-0.1", 4),
         ];
         assert_eq!(INTERFACES.len(), sizes.len());
         for ((name, slots), (n, size)) in INTERFACES.iter().zip(sizes) {

@@ -104,6 +104,8 @@ pub(crate) fn functions() -> Vec<HostFunction> {
         f!("clock_gettime", basic::clock_gettime, W, [W, W]),
         f!("get_random_bytes", basic::get_random_bytes, W, [W, W, W]),
         f!("getpid", basic::getpid, W, [W]),
+        // pnacl's own
+        f!("kill_self", basic::kill_self, W, [W]),
     ]
 }
 

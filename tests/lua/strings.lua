@@ -1,0 +1,15 @@
+-- Strings: formatting (the C library's printf underneath), patterns, conversions.
+print(string.format("%5.2f|%-6d|%s|%q|%x|%X|%o|%e|%g|%g", math.pi, 42, "x", "a\nb", 255, 255, 8, 12345.678, 1e20, 0.1))
+print(string.format("%.17g %.3a %10.4s| %c%c", 0.1, 1.0, "truncate", 72, 105))
+print(("%d items at %.2f"):format(3, 9.995), tostring(1e15), tostring(2^63), 1e100, -0.0, 100 // 7, 7.5 // 2)
+print(string.find("hello world", "o w"), string.find("hello", "l+"), string.match("key = value", "(%w+)%s*=%s*(%w+)"))
+print(string.gsub("hello world", "o", "0"), string.gsub("abc", "%w", "%0%0"), ("x"):rep(5, ","))
+for k, v in string.gmatch("a=1, b=2, c=3", "(%w+)=(%w+)") do io.write(k, "->", v, " ") end print()
+print(string.byte("ABC", 1, -1), string.char(76, 117, 97), ("Lua"):upper(), ("LUA"):lower(), ("abc"):reverse())
+print(tonumber("0x1p4"), tonumber("  12  "), tonumber("1e-3"), tonumber("z", 36), tonumber("10", 2), tonumber("nope"))
+print(math.tointeger(3.0), 3 | 5, 6 & 3, 1 << 10, ~0, 5 ~ 3, "10" + 5, "3" * "4", 10 / 4, 2^10)
+print(utf8.char(72, 8364, 128512), utf8.len("héllo"), #"héllo")
+for p, c in utf8.codes("aé€") do io.write(p, ":", c, " ") end print()
+print(string.pack and #string.pack("i4d", 1, 2.0), select(2, pcall(string.rep)))
+local t = {} for i = 1, 100 do t[#t + 1] = string.format("%03d", i * 7 % 101) end
+print(table.concat(t, ""):sub(1, 60))
