@@ -350,3 +350,50 @@ fn allocas_across_calls() {
         |r| r[1],
     );
 }
+
+/// An alloca sized at run time in the entry block, then constant-size ones used only past
+/// a branch (where a translator may allocate the static frame late): the two do not
+/// overlap, and the marks written at both ends of the first survive filling the others.
+/// Bit k of the result is one check; the other path returns 256.
+#[test]
+fn dynamic_alloca_before_a_late_frame() {
+    let dir = dir();
+    let mut b = Body::new();
+    let d = b.v("alloca i8, i32 %p0, align 4");
+    let size = b.i32(64);
+    let s = b.v(format!("alloca i8, i32 {size}, align 8"));
+    let one = b.i32(1);
+    let d_end = b.v(format!("add i32 {d}, %p0"));
+    let d_last = b.v(format!("sub i32 {d_end}, {one}"));
+    let mark = b.c("i8", 0x5a);
+    b.i(format!("store i8 {mark}, i8* {d}, align 1"));
+    b.i(format!("store i8 {mark}, i8* {d_last}, align 1"));
+    let zero = b.i32(0);
+    let taken = b.v(format!("icmp ne i32 %p1, {zero}"));
+    b.i(format!("br i1 {taken}, label %b1, label %b2"));
+    b.block(1);
+    let fill = b.c("i64", -1);
+    for k in 0..8 {
+        let off = b.i32(8 * k);
+        let at = b.v(format!("add i32 {s}, {off}"));
+        b.i(format!("store i64 {fill}, i64* {at}, align 1"));
+    }
+    let s_end = b.v(format!("add i32 {s}, {size}"));
+    let mut bits = vec![disjoint(&mut b, (&d, &d_end), (&s, &s_end))];
+    for at in [&d, &d_last] {
+        let x = b.v(format!("load i8* {at}, align 1"));
+        bits.push(b.v(format!("icmp eq i8 {x}, {mark}")));
+    }
+    let r = b.pack(&bits);
+    b.i(format!("ret i32 {r}"));
+    b.block(2);
+    let other = b.i32(256);
+    b.i(format!("ret i32 {other}"));
+    let rows = [1u32, 3, 8, 64, 1000]
+        .iter()
+        .flat_map(|&n| [vec![Val::i32(n), Val::i32(1)], vec![Val::i32(n), Val::i32(0)]])
+        .collect();
+    b.case(&[Ty::I32, Ty::I32], Ty::I32)
+        .inputs(rows)
+        .check(dir.path(), "dynamic_alloca_late_frame", |r| if u32v(&r[1]) != 0 { Val::i32(7) } else { Val::i32(256) });
+}

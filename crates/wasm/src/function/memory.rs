@@ -70,11 +70,15 @@ impl Func<'_, '_> {
     pub(super) fn prologue(&mut self, g: &Graph) -> Result<(), Refusal> {
         let mut offsets = Vec::new();
         let (mut total, mut max_align) = (0u64, 1u32);
-        let mut any = false;
+        let (mut any, mut dynamic) = (false, false);
         let entry = self.body.block_insts(0);
         for (i, inst) in self.body.insts.iter().enumerate() {
+            if self.is_stack_restore(inst) {
+                dynamic = true;
+            }
             let Inst::Alloca { size, align } = *inst else { continue };
             any = true;
+            dynamic |= self.const_int(size).is_none() || !entry.contains(&i);
             let Some(n) = self.const_int(size).filter(|_| entry.contains(&i)) else { continue };
             let a = align.bytes().max(1);
             let off = total.div_ceil(u64::from(a)) * u64::from(a);
@@ -90,7 +94,11 @@ impl Func<'_, '_> {
             let saved = self.new_local(ValType::I32);
             self.sink().global_get(GLOBAL_SP).local_set(saved);
             let base = (!offsets.is_empty()).then(|| self.new_local(ValType::I32));
-            let at = if offsets.is_empty() { None } else { self.frame_place(g, &offsets) };
+            // The frame is computed from the stack pointer at entry, so it may be allocated
+            // later only if nothing else moves the stack pointer (a dynamic alloca made
+            // before it would lie in it) and no setjmp re-enters the function.
+            let movable = !offsets.is_empty() && !dynamic && g.setjmps.is_empty();
+            let at = if movable { self.frame_place(g, &offsets) } else { None };
             self.frame = Some(Frame { saved, base, offsets, size: total as u32, align: max_align, at });
             if at.is_none() && base.is_some() {
                 self.allocate_frame();
@@ -98,6 +106,12 @@ impl Func<'_, '_> {
         }
         self.sjlj_prologue(g);
         Ok(())
+    }
+
+    /// True if `inst` calls `llvm.stackrestore`.
+    fn is_stack_restore(&self, inst: &Inst) -> bool {
+        matches!(*inst, Inst::Call { callee, indirect_ret: None, .. }
+            if self.env.intrinsic(callee.0).is_some_and(|i| i.kind == pnacl_bitcode::abi::IntrinsicKind::StackRestore))
     }
 
     /// Allocates the static frame: the base from the stack pointer at entry (so doing it
