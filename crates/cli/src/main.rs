@@ -25,6 +25,7 @@ mod compress;
 mod dis;
 mod finalize;
 mod freeze;
+mod http;
 mod input;
 mod libc;
 mod names;
@@ -33,6 +34,7 @@ mod producer;
 mod report;
 mod rewrite;
 mod run;
+mod serve;
 mod signals;
 mod simplify;
 mod sniff;
@@ -119,8 +121,11 @@ enum Command {
     Compile(compile::Args),
     /// Inspect or clean the translation cache of `run`.
     Cache(cache::Args),
-    /// Translate a pexe to WebAssembly, with a JavaScript host that runs it under Node.
+    /// Translate a pexe to WebAssembly, with a JavaScript host that runs it under Node
+    /// (and, with --html, in a web page).
     Wasm(wasm::Args),
+    /// Serve a directory on 127.0.0.1 with the headers that let its pages use threads.
+    Serve(serve::Args),
 }
 
 /// The `--color` choice on the command line, read before clap parses it so that clap's own
@@ -263,6 +268,7 @@ fn main() {
         Command::Compile(a) => compile::run(a),
         Command::Cache(a) => cache::run(a),
         Command::Wasm(a) => wasm::run(a),
+        Command::Serve(a) => serve::run(a),
     };
     std::process::exit(status);
 }

@@ -94,6 +94,29 @@ fn write_or_replace(path: &Path, f: impl FnOnce(&mut dyn Write) -> std::io::Resu
 /// Writes the file `path` through a temporary file in the same directory, renamed into place:
 /// readers see the old file or the whole new one, never a part.
 pub fn write_atomically(path: &Path, f: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<()> {
+    let staged = stage(path, f)?;
+    staged.commit(path)
+}
+
+/// A complete temporary file beside its target, removed if dropped before [`Staged::commit`].
+struct Staged {
+    tmp: tempfile::NamedTempFile,
+    registration: Option<crate::signals::Registration>,
+}
+
+impl Staged {
+    /// Renames the file into place (atomic).
+    fn commit(self, path: &Path) -> std::io::Result<()> {
+        // (No fsync: the output is as durable as any other file the user writes; syncing
+        // cost more than producing a large listing.)
+        self.tmp.persist(path).map_err(|e| plain(&e.error))?;
+        drop(self.registration);
+        Ok(())
+    }
+}
+
+/// Writes what `f` writes to a temporary file beside `path`.
+fn stage(path: &Path, f: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<Staged> {
     use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -119,10 +142,60 @@ pub fn write_atomically(path: &Path, f: impl FnOnce(&mut dyn Write) -> std::io::
         f(&mut w).map_err(|e| plain(&e))?;
         w.flush().map_err(|e| plain(&e))?;
     }
-    // The rename is atomic. (No fsync: the output is as durable as any other file the user
-    // writes; syncing cost more than producing a large listing.)
-    tmp.persist(path).map_err(|e| plain(&e.error))?;
-    drop(registration);
+    Ok(Staged { tmp, registration })
+}
+
+/// Writes several files, all or none: every file is first written whole to a temporary
+/// file beside it, and only then are they renamed into place, one after the other. A
+/// failure before the renames (a folder that cannot be created or written, a full disk, a
+/// target that is not a regular file, a signal) leaves nothing: the temporary files go,
+/// and so do the folders this call created. Missing folders are created.
+pub fn write_all(files: &[(&Path, &[u8])]) -> Result<(), Failure> {
+    // What can be known before writing anything: a target that is a folder or a device, a
+    // name too long, a parent that is a file.
+    for (path, _) in files {
+        // (A name too long shows only when the rename fails, if its folder is new.)
+        if path.file_name().is_some_and(|n| n.len() > 255) {
+            return Err(Failure::input(&output_name(path), std::io::Error::from_raw_os_error(libc::ENAMETOOLONG)));
+        }
+        match std::fs::symlink_metadata(path) {
+            Ok(m) if !m.is_file() => {
+                return Err(Failure::input(&output_name(path), "exists and is not a regular file; not replaced"));
+            }
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(Failure::input(&output_name(path), e)),
+            _ => {}
+        }
+    }
+    let mut created: Vec<std::path::PathBuf> = Vec::new();
+    let undo = |created: &[std::path::PathBuf]| {
+        for d in created.iter().rev() {
+            let _ = std::fs::remove_dir(d);
+        }
+    };
+    let mut staged = Vec::with_capacity(files.len());
+    for (path, bytes) in files {
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            let missing: Vec<_> = parent.ancestors().take_while(|a| !a.as_os_str().is_empty() && !a.exists()).collect();
+            for d in missing.into_iter().rev() {
+                if let Err(e) = std::fs::create_dir(d) {
+                    undo(&created);
+                    return Err(Failure::input(&output_name(d), format!("cannot create the folder: {e}")));
+                }
+                created.push(d.to_path_buf());
+            }
+        }
+        match stage(path, |w| w.write_all(bytes)) {
+            Ok(s) => staged.push(s),
+            Err(e) => {
+                drop(staged);
+                undo(&created);
+                return Err(Failure::input(&output_name(path), e));
+            }
+        }
+    }
+    for (s, (path, _)) in staged.into_iter().zip(files) {
+        s.commit(path).map_err(|e| Failure::input(&output_name(path), e))?;
+    }
     Ok(())
 }
 

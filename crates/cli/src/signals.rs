@@ -1,11 +1,12 @@
 //! How `pnacl` ends on signals: quietly by `SIGPIPE` when its output pipe is closed, and
-//! without leaving temporary files behind on Ctrl-C (`SIGINT`), `SIGTERM` or `SIGHUP`.
+//! without leaving temporary files behind on Ctrl-C (`SIGINT`), `SIGTERM` or `SIGHUP`
+//! (a server finishes its requests first: [`stop_flag`]).
 
 use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::Once;
-use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
 
 /// The signals that remove the temporary files before ending the process.
 const TERMINATING: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
@@ -13,7 +14,37 @@ const TERMINATING: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP
 /// Temporary files to remove if a terminating signal arrives: NUL-terminated paths, or null.
 /// A path is never freed (the signal handler may be reading it on another thread), which
 /// costs a few bytes per output file.
-static TEMPORARIES: [AtomicPtr<libc::c_char>; 8] = [const { AtomicPtr::new(std::ptr::null_mut()) }; 8];
+static TEMPORARIES: [AtomicPtr<libc::c_char>; 64] = [const { AtomicPtr::new(std::ptr::null_mut()) }; 64];
+
+/// Set while a long-running subcommand (`serve`) ends by itself on a terminating signal.
+static GRACEFUL: AtomicBool = AtomicBool::new(false);
+/// The terminating signal that arrived in graceful mode (0: none yet).
+static STOPPED_BY: AtomicI32 = AtomicI32::new(0);
+/// Set with [`STOPPED_BY`], for loops that poll a flag.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// From now on, a first Ctrl-C (`SIGINT`), `SIGTERM` or `SIGHUP` does not end the process
+/// at once: it removes the temporary files as always, then sets the flag returned, which
+/// the caller polls to finish what it is doing and call [`end_by_signal`]. A second such
+/// signal ends the process at once.
+pub fn stop_flag() -> &'static AtomicBool {
+    GRACEFUL.store(true, Ordering::SeqCst);
+    HANDLERS.call_once(install_handlers);
+    &STOP
+}
+
+/// Ends the process by the signal that set [`stop_flag`]'s flag (so that the shell sees
+/// 130 for Ctrl-C, as for any program it ends); returns if none did.
+pub fn end_by_signal() {
+    let sig = STOPPED_BY.load(Ordering::SeqCst);
+    if sig != 0 {
+        // SAFETY: the handler was reset to the default action when the signal arrived
+        // (SA_RESETHAND), so raising it ends the process.
+        unsafe {
+            libc::raise(sig);
+        }
+    }
+}
 
 /// Restores the default action of `SIGPIPE`, which Rust programs otherwise ignore: a write
 /// to a pipe nobody reads (`pnacl dis big.pexe | head`) then ends the process at once,
@@ -39,8 +70,7 @@ impl Drop for Registration {
 /// the registration is dropped. `None` if every slot is taken: the file is then only
 /// removed on ordinary failures.
 pub fn remove_on_signal(path: &Path) -> Option<Registration> {
-    static INSTALL: Once = Once::new();
-    INSTALL.call_once(install_handlers);
+    HANDLERS.call_once(install_handlers);
     let c = CString::new(path.as_os_str().as_bytes()).ok()?.into_raw();
     for (i, slot) in TEMPORARIES.iter().enumerate() {
         if slot.compare_exchange(std::ptr::null_mut(), c, Ordering::SeqCst, Ordering::SeqCst).is_ok() {
@@ -51,6 +81,9 @@ pub fn remove_on_signal(path: &Path) -> Option<Registration> {
     drop(unsafe { CString::from_raw(c) });
     None
 }
+
+/// The handlers are installed once, by the first of [`remove_on_signal`] and [`stop_flag`].
+static HANDLERS: Once = Once::new();
 
 fn install_handlers() {
     for sig in TERMINATING {
@@ -76,6 +109,11 @@ extern "C" fn on_terminating_signal(sig: libc::c_int) {
                 libc::unlink(p);
             }
         }
+    }
+    if GRACEFUL.load(Ordering::SeqCst) {
+        STOPPED_BY.store(sig, Ordering::SeqCst);
+        STOP.store(true, Ordering::SeqCst);
+        return;
     }
     // SAFETY: the action is the default again (SA_RESETHAND): this ends the process.
     unsafe {

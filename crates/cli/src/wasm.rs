@@ -1,8 +1,9 @@
 //! `pnacl wasm`: translate a pexe to one WebAssembly module, and write the JavaScript host
-//! that runs it under Node (`node APP.mjs ARGS...` behaves as `pnacl run APP.pexe ARGS...`).
+//! that runs it under Node (`node APP.mjs ARGS...` behaves as `pnacl run APP.pexe ARGS...`)
+//! and, with `--html`, a page that runs it in a browser.
 
 use crate::input;
-use crate::output::{self, Content};
+use crate::output;
 use crate::report::{self, Diagnostic, Failure};
 use crate::run::{bitcode_of, read_module};
 use crate::status;
@@ -17,10 +18,18 @@ use std::path::{Path, PathBuf};
                         HOST[::GUEST]), exit status, and 134 with a one-line message when the guest traps, 125 \
                         when the module cannot be loaded, 126 for a browser (PPAPI) program (which is translated, \
                         for a browser host). The options go before the guest's arguments.\n\n\
+                        --html also writes APP.html: the program runs in Workers of the page, its standard output \
+                        and error appear in <pre id=\"stdout\"> and <pre id=\"stderr\">, its arguments come from \
+                        the query string (APP.html?arg=a&arg=b; env=KEY=VALUE entries), standard input is empty, \
+                        it has no files, and when it ends <body> gets data-exit-status=\"N\" (the same statuses). \
+                        Programs that may start threads need a cross-origin isolated page: `pnacl serve DIR` \
+                        serves it so.\n\n\
                         Exit status: 0; 1 for bad input or a construct the translator refuses (the function and \
                         the instruction are named; nothing is written); 3 for a pexe that is not ABI-clean.\n\n\
                         Examples:\n  pnacl wasm fannkuchredux.pexe -o fannkuchredux.wasm && node fannkuchredux.mjs 10\n  \
-                        pnacl wasm --checked cat.pexe -o cat.wasm && node cat.mjs --dir /tmp::/data /data/notes.txt")]
+                        pnacl wasm --checked cat.pexe -o cat.wasm && node cat.mjs --dir /tmp::/data /data/notes.txt\n  \
+                        pnacl wasm --html hello.pexe -o web/hello.wasm && pnacl serve web --port 8000\n    \
+                        (then open http://127.0.0.1:8000/hello.html?arg=Ada)")]
 pub struct Args {
     /// The pexe (or PNaClAsm text, assembled first).
     pub file: PathBuf,
@@ -32,6 +41,10 @@ pub struct Args {
     /// before every access).
     #[arg(long)]
     pub checked: bool,
+    /// Also write APP.html, a page that runs the program in a browser (serve the folder
+    /// with `pnacl serve`).
+    #[arg(long)]
+    pub html: bool,
 }
 
 /// Runs the command; returns the process exit status.
@@ -68,27 +81,29 @@ fn translate(args: &Args) -> Result<i32, Failure> {
         Failure::input(&name, format!("internal error: the module does not validate: {e}"))
             .with_status(status::INTERNAL)
     })?;
-    write_outputs(&target, &args.file, &out.wasm)?;
+    write_outputs(&target, &args.file, &out.wasm, args.html)?;
     std::mem::forget(module);
     Ok(status::SUCCESS)
 }
 
-/// Writes the module, its launcher and the host beside them.
-fn write_outputs(target: &Path, pexe: &Path, wasm: &[u8]) -> Result<(), Failure> {
+/// Writes the module, its launcher, the page if asked, and the host beside them: all of
+/// them or none.
+fn write_outputs(target: &Path, pexe: &Path, wasm: &[u8], html: bool) -> Result<(), Failure> {
     let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let file_name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let launcher_path = target.with_extension("mjs");
-    let launcher = pnacl_wasm::launcher(&file_name, &pexe.to_string_lossy());
+    let pexe_name = pexe.to_string_lossy();
+    let launcher = pnacl_wasm::launcher(&file_name, &pexe_name);
+    let page = html.then(|| pnacl_wasm::page(&file_name, &pexe_name));
     let host = dir.join(pnacl_wasm::HOST_DIR);
-    for (path, _) in pnacl_wasm::HOST_FILES {
-        if let Some(parent) = host.join(path).parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| Failure::input(&output::output_name(parent), format!("cannot create the folder: {e}")))?;
-        }
+    let host_paths: Vec<PathBuf> = pnacl_wasm::HOST_FILES.iter().map(|(path, _)| host.join(path)).collect();
+    let launcher_path = target.with_extension("mjs");
+    let page_path = target.with_extension("html");
+    let mut files: Vec<(&Path, &[u8])> =
+        host_paths.iter().zip(pnacl_wasm::HOST_FILES).map(|(p, (_, text))| (p.as_path(), text.as_bytes())).collect();
+    files.push((&launcher_path, launcher.as_bytes()));
+    if let Some(page) = &page {
+        files.push((&page_path, page.as_bytes()));
     }
-    for (path, text) in pnacl_wasm::HOST_FILES {
-        output::write(&host.join(path), Content::Text, text.as_bytes())?;
-    }
-    output::write(&launcher_path, Content::Text, launcher.as_bytes())?;
-    output::write(target, Content::Binary, wasm)
+    files.push((target, wasm));
+    output::write_all(&files)
 }

@@ -5,6 +5,7 @@
 //! workspace root. Tests that need it call [`corpus_dir`], which fails with a clear message
 //! when it is missing, so no test can pass vacuously.
 
+pub mod browser;
 pub mod guest;
 pub mod intrinsic_programs;
 pub mod wasm;

@@ -144,6 +144,8 @@ export const CTL = {
   CWD_LENGTH: 7,
   /** Pages mapped at most (--max-memory), 0 for no limit. */
   MAX_PAGES: 8,
+  /** Outputs sent to the supervisor (a browser's standard streams; see supervisor.mjs). */
+  OUTPUTS: 9,
   HEADER_WORDS: 16,
 };
 

@@ -1,9 +1,18 @@
 // The thread that creates the guest's Workers and ends the process when a guest thread
-// says so. It never runs guest code and never blocks, so it can always hear them.
+// says so (Node's main thread, or a web page). It never runs guest code and never blocks,
+// so it can always hear them.
+//
+// In a browser the guest's standard streams reach the page as messages from several
+// Workers, which the page may receive in another order than they were sent. Each output
+// message carries a number from a counter in the control block, and the exit message the
+// counter's value when the process ended: outputs are passed on in their numbers' order,
+// and the end waits for every output numbered before it. (Under Node, threads write to
+// the streams themselves and their messages carry no number.)
 
 /**
  * @typedef {object} WorkerLike
  * @property {(event: string, f: (m: any) => void) => void} on
+ * @property {() => void} [terminate]
  */
 
 export class Supervisor {
@@ -17,6 +26,14 @@ export class Supervisor {
     this.exit = exit;
     this.output = output;
     this.ended = false;
+    /** @type {WorkerLike[]} */
+    this.workers = [];
+    /** The number of the next output to pass on. */
+    this.nextOutput = 0;
+    /** @type {Map<number, {fd: number, bytes: Uint8Array}>} outputs that arrived early */
+    this.early = new Map();
+    /** @type {{status: number, outputs: number} | null} the exit, once told */
+    this.ending = null;
   }
 
   /**
@@ -30,13 +47,40 @@ export class Supervisor {
 
   /** @param {WorkerLike} w */
   watch(w) {
+    this.workers.push(w);
     w.on('message', (m) => this.message(m));
-    w.on('error', (e) => {
-      if (this.ended) return;
-      this.ended = true;
-      this.output(2, new TextEncoder().encode(`pnacl: internal error: ${e?.stack ?? e}\n`));
-      this.exit(134);
-    });
+    w.on('error', (e) => this.crash(`${e?.stack ?? e?.message ?? e}`));
+  }
+
+  /**
+   * Ends the process after a failure of the host itself.
+   * @param {string} what
+   */
+  crash(what) {
+    if (this.ended) return;
+    this.output(2, new TextEncoder().encode(`pnacl: internal error: ${what}\n`));
+    this.end(134);
+  }
+
+  /** @param {number} status */
+  end(status) {
+    this.ended = true;
+    this.exit(status);
+  }
+
+  /** Stops every guest thread (a page's; Node's end with the process). */
+  terminate() {
+    this.ended = true;
+    for (const w of this.workers) w.terminate?.();
+  }
+
+  /** Passes on the outputs whose turn it is; ends the process when its exit's turn comes. */
+  drain() {
+    for (let o = this.early.get(this.nextOutput); o; o = this.early.get(this.nextOutput)) {
+      this.early.delete(this.nextOutput++);
+      this.output(o.fd, o.bytes);
+    }
+    if (this.ending && this.nextOutput >= this.ending.outputs) this.end(this.ending.status);
   }
 
   /** @param {any} m */
@@ -44,8 +88,11 @@ export class Supervisor {
     if (this.ended) return;
     switch (m?.type) {
       case 'exit':
-        this.ended = true;
-        this.exit(m.status);
+        if (typeof m.outputs !== 'number') this.end(m.status);
+        else {
+          this.ending = { status: m.status, outputs: m.outputs };
+          this.drain();
+        }
         break;
       case 'thread': {
         const { args, env, ...base } = /** @type {import('./worker.mjs').ThreadData} */ (this.base);
@@ -55,7 +102,14 @@ export class Supervisor {
         break;
       }
       case 'output':
-        this.output(m.fd, m.bytes);
+        if (typeof m.seq !== 'number') this.output(m.fd, m.bytes);
+        else {
+          this.early.set(m.seq, m);
+          this.drain();
+        }
+        break;
+      case 'crash':
+        this.crash(m.message);
         break;
       default:
         break;

@@ -74,12 +74,17 @@ class ThreadExit {
  * @param {(message: any) => void} post  to the supervisor
  */
 export async function runThread(data, post) {
-  const platform = await makePlatform(post);
+  const control = new Control(data.control);
+  const words = control.words;
+  // A browser's outputs are numbered, so that the page shows them in the order they were
+  // written whichever thread wrote them (see supervisor.mjs).
+  const send = (/** @type {any} */ m) => post(m.type === 'output' ? { ...m, seq: Atomics.add(words, CTL.OUTPUTS, 1) } : m);
+  /** Tells the supervisor to end the process, after the outputs sent so far. */
+  const postExit = (/** @type {number} */ status) => post({ type: 'exit', status, outputs: Atomics.load(words, CTL.OUTPUTS) });
+  const platform = await makePlatform(send);
   const meta = metadata(data.module);
   const guestMemory = data.memory
     ?? new WebAssembly.Memory({ initial: meta.initial_pages, maximum: meta.maximum_pages, shared: false });
-  const control = new Control(data.control);
-  const words = control.words;
   const mem = new GuestMemory(guestMemory);
   const files = new Files(control, data.mounts.map((m) => new Mount(m.host, m.guest)), platform.fs, platform.isatty);
   const enc = new TextEncoder();
@@ -92,7 +97,7 @@ export async function runThread(data, post) {
       } catch {
         // Nowhere else to say it.
       }
-    } else post({ type: 'output', fd: 2, bytes: enc.encode(text) });
+    } else send({ type: 'output', fd: 2, bytes: enc.encode(text) });
   };
   /** Claims the process's exit; true if this thread is the one to end it. */
   const claim = () => Atomics.compareExchange(words, CTL.EXIT_CLAIMED, 0, 1) === 0;
@@ -111,7 +116,7 @@ export async function runThread(data, post) {
     exit(status) {
       if (claim()) {
         Atomics.store(words, CTL.EXIT_STATUS, status);
-        post({ type: 'exit', status });
+        postExit(status);
       }
       throw new Unwind();
     },
@@ -143,7 +148,7 @@ export async function runThread(data, post) {
   const instance = new WebAssembly.Instance(data.module, imports);
   exports = instance.exports;
   const ended = () => {
-    if (Atomics.sub(words, CTL.THREADS, 1) === 1 && claim()) post({ type: 'exit', status: 0 });
+    if (Atomics.sub(words, CTL.THREADS, 1) === 1 && claim()) postExit(0);
   };
   try {
     if (data.role === 'main') {
@@ -185,7 +190,7 @@ export async function runThread(data, post) {
     if (claim()) {
       Atomics.store(words, CTL.EXIT_STATUS, 134);
       stderr(line ?? `pnacl: internal error: ${/** @type {Error} */ (e)?.stack ?? e}\n`);
-      post({ type: 'exit', status: 134 });
+      postExit(134);
     }
   }
 }
@@ -198,6 +203,9 @@ if (isNode) {
   }
 } else if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope) {
   self.onmessage = (/** @type {MessageEvent} */ e) => {
-    runThread(e.data, (m) => self.postMessage(m));
+    const post = (/** @type {any} */ m) => self.postMessage(m);
+    // A failure of the host itself (the module does not instantiate, ...): the page ends
+    // the process, as Node does when a Worker fails.
+    runThread(e.data, post).catch((err) => post({ type: 'crash', message: `${err?.stack ?? err}` }));
   };
 }

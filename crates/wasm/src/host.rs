@@ -1,17 +1,20 @@
 //! The JavaScript host, embedded: `pnacl wasm` writes these files into a `pnacl-host`
 //! folder beside the module, and a small launcher ([`launcher`]) that runs the module with
-//! them. `js/README.md` describes the host.
+//! them under Node, and with `--html` a page ([`page`]) that runs it in a browser.
+//! `js/README.md` describes the host.
 
 /// The folder, beside the module, that the host's files go to.
 pub const HOST_DIR: &str = "pnacl-host";
 
 /// The host's files: (path relative to [`HOST_DIR`], contents).
 pub const HOST_FILES: &[(&str, &str)] = &[
+    ("browser.mjs", include_str!("../js/browser.mjs")),
     ("errno.mjs", include_str!("../js/errno.mjs")),
     ("files.mjs", include_str!("../js/files.mjs")),
     ("guest.mjs", include_str!("../js/guest.mjs")),
     ("meta.mjs", include_str!("../js/meta.mjs")),
     ("node.mjs", include_str!("../js/node.mjs")),
+    ("page.mjs", include_str!("../js/page.mjs")),
     ("platform.mjs", include_str!("../js/platform.mjs")),
     ("startup.mjs", include_str!("../js/startup.mjs")),
     ("supervisor.mjs", include_str!("../js/supervisor.mjs")),
@@ -39,5 +42,52 @@ pub fn launcher(wasm_name: &str, pexe: &str) -> String {
         one_line(pexe),
         crate::meta::json_string(wasm_name),
         crate::meta::json_string(pexe),
+    )
+}
+
+/// Text for HTML (element content and quoted attribute values).
+fn html_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The page `APP.html` of module `APP.wasm` (`wasm_name`, in the same folder), translated
+/// from the pexe named `pexe` (the guest's `argv[0]`): it runs the program in Workers,
+/// with the arguments of its query string (`?arg=a&arg=b`), shows its standard output and
+/// error in `<pre id="stdout">` and `<pre id="stderr">`, and sets `<body
+/// data-exit-status="N">` when it ends (see `js/page.mjs`).
+pub fn page(wasm_name: &str, pexe: &str) -> String {
+    format!(
+        "<!doctype html>\n\
+         <html lang=\"en\">\n\
+         <head>\n\
+         <meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{title}</title>\n\
+         <link rel=\"icon\" href=\"data:,\">\n\
+         <style>pre {{ white-space: pre-wrap; overflow-wrap: anywhere; margin: 0 }} #stderr {{ color: #b00020 }}</style>\n\
+         <script type=\"module\" src=\"{HOST_DIR}/page.mjs\"></script>\n\
+         </head>\n\
+         <!-- Translated by pnacl wasm. Arguments: ?arg=a&arg=b; environment: &env=KEY=VALUE. Standard input is\n     \
+         empty; the program has no files. Serve this folder with `pnacl serve` (threads need its headers). -->\n\
+         <body data-pnacl-module=\"{module}\" data-pnacl-argv0=\"{argv0}\">\n\
+         <pre id=\"stdout\"></pre>\n\
+         <pre id=\"stderr\"></pre>\n\
+         <noscript>This page runs a program translated to WebAssembly: it needs JavaScript.</noscript>\n\
+         </body>\n\
+         </html>\n",
+        title = html_escape(pexe),
+        module = html_escape(wasm_name),
+        argv0 = html_escape(pexe),
     )
 }
