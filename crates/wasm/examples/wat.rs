@@ -1,5 +1,6 @@
 //! Prints a pexe's translation as WebAssembly text (all of it, or the functions whose
 //! names contain a word): `cargo run -p pnacl-wasm --example wat -- APP.pexe [WORD]`.
+//! Given a `.wasm` file (another compiler's, to compare), prints that module.
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -7,10 +8,14 @@ fn main() {
         eprintln!("usage: wat APP.pexe [WORD]");
         std::process::exit(2);
     };
-    let bytes = std::fs::read(path).expect("read the pexe");
-    let m = pnacl_bitcode::read(&bytes).expect("a valid pexe");
-    let out = pnacl_wasm::translate(&m, &pnacl_wasm::Options::default()).expect("translates");
-    let text = wasmprinter::print_bytes(&out.wasm).expect("prints");
+    let bytes = std::fs::read(path).expect("read the file");
+    let wasm = if bytes.starts_with(b"\0asm") {
+        bytes
+    } else {
+        let m = pnacl_bitcode::read(&bytes).expect("a valid pexe");
+        pnacl_wasm::translate(&m, &pnacl_wasm::Options::default()).expect("translates").wasm
+    };
+    let text = wasmprinter::print_bytes(&wasm).expect("prints");
     match args.get(2) {
         None => print!("{text}"),
         Some(word) => {
