@@ -79,7 +79,7 @@ def programs(root, corpus, work, run_rows):
     script = os.path.join(work, "bench.lua")
     with open(script, "w") as f:
         f.write(LUA_BENCH)
-    out.append(("lua bench.lua", lua, ["-std=c99", "-DLUA_USE_POSIX", "-DLUA_USE_JUMPTABLE=0"], [script], None))
+    out.append(("lua bench.lua", lua, ["-std=c99", "-DLUA_USE_POSIX"], [script], None))
     kernels = {"printf": "3000000", "strtod": "4000000", "qsort": "3000000", "string": "1000000", "math": "4000000",
                "malloc": "5000000"}
     for k, arg in kernels.items():

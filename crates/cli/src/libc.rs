@@ -19,6 +19,10 @@ static PLATFORM: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../../libc/pla
 static SOURCES: &str = include_str!("../../../libc/newlib/sources.txt");
 static FLAGS: &str = include_str!("../../../libc/clang-flags.txt");
 
+/// The layout of the library's cache directories (2: `done` holds clang's version), part
+/// of their key so that a directory of another layout is never taken.
+const LAYOUT: &[u8] = b"layout 2";
+
 /// Where Debian's `newlib-source` puts newlib's source.
 pub const TARBALL: &str = "/usr/src/newlib/newlib-3.3.0.tar.xz";
 
@@ -78,7 +82,7 @@ pub fn build(clang: &Path) -> Result<Built, String> {
     let tar = tarball()?;
     let tar_bytes = std::fs::read(&tar).map_err(|e| format!("{}: {e}", tar.display()))?;
     let mut newlib_key = blake3::Hasher::new();
-    for part in [&version[..], FLAGS.as_bytes(), SOURCES.as_bytes(), &tar_bytes] {
+    for part in [LAYOUT, &version[..], FLAGS.as_bytes(), SOURCES.as_bytes(), &tar_bytes] {
         newlib_key.update(&(part.len() as u64).to_le_bytes()).update(part);
     }
     hash_dir(&PNACL_INCLUDE, &mut newlib_key);
@@ -94,12 +98,14 @@ pub fn build(clang: &Path) -> Result<Built, String> {
     let cached = Cache::trusted_dir().and_then(|dir| {
         let newlib = dir.path().join(&newlib_name);
         if !newlib.join("done").is_file() {
-            populate(&newlib, |tmp| build_newlib(tmp, clang, &tar_bytes))?;
+            // Said only here: a build for one run is announced by the warning that says why.
+            crate::report::eprint_line("pnacl cc: building the C library (newlib 3.3.0, once, into the cache)");
+            populate(&newlib, &version, |tmp| build_newlib(tmp, clang, &tar_bytes))?;
         }
         dir.check_tree(&newlib_name)?;
         let platform = dir.path().join(&platform_name);
         if !platform.join("done").is_file() {
-            populate(&platform, |tmp| build_platform(tmp, clang, &include_of(&newlib)))?;
+            populate(&platform, &version, |tmp| build_platform(tmp, clang, &include_of(&newlib)))?;
         }
         dir.check_tree(&platform_name)?;
         Ok((newlib, platform))
@@ -110,8 +116,8 @@ pub fn build(clang: &Path) -> Result<Built, String> {
             crate::cache::warn_unused("cc", &why, "building pnacl's C library for this run only");
             let tmp = tempfile::Builder::new().prefix("pnacl-libc-").tempdir().map_err(|e| e.to_string())?;
             let (newlib, platform) = (tmp.path().join(&newlib_name), tmp.path().join(&platform_name));
-            populate(&newlib, |t| build_newlib(t, clang, &tar_bytes))?;
-            populate(&platform, |t| build_platform(t, clang, &include_of(&newlib)))?;
+            populate(&newlib, &version, |t| build_newlib(t, clang, &tar_bytes))?;
+            populate(&platform, &version, |t| build_platform(t, clang, &include_of(&newlib)))?;
             ((newlib, platform), Some(tmp))
         }
     };
@@ -234,8 +240,9 @@ fn newlib_relative(path: &Path) -> Option<PathBuf> {
 }
 
 /// Fills the cache directory `root` with what `fill` writes into a temporary directory
-/// beside it, which is renamed into place once complete (with a `done` file in it).
-fn populate(root: &Path, fill: impl FnOnce(&Path) -> Result<(), String>) -> Result<(), String> {
+/// beside it, which is renamed into place once complete, with a `done` file in it that
+/// holds `clang_version` (what `clang --version` said: which compiler built it).
+fn populate(root: &Path, clang_version: &[u8], fill: impl FnOnce(&Path) -> Result<(), String>) -> Result<(), String> {
     let parent = root.parent().expect("cache root has a parent");
     std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
     let tmp = tempfile::Builder::new()
@@ -243,7 +250,7 @@ fn populate(root: &Path, fill: impl FnOnce(&Path) -> Result<(), String>) -> Resu
         .tempdir_in(parent)
         .map_err(|e| format!("cannot create a directory in {}: {e}", parent.display()))?;
     fill(tmp.path())?;
-    std::fs::write(tmp.path().join("done"), b"").map_err(|e| e.to_string())?;
+    std::fs::write(tmp.path().join("done"), clang_version).map_err(|e| e.to_string())?;
     crate::trust::make_private(tmp.path()).map_err(|e| e.to_string())?;
     let tmp = tmp.keep();
     // Another run may have finished first: its copy is as good as ours.
@@ -286,7 +293,6 @@ fn compile_all(clang: &Path, jobs: &[Job], obj: &Path) -> Result<Vec<(String, Ve
 
 /// newlib's libc.a and libm.a, and its headers with pnacl's, in `tmp`.
 fn build_newlib(tmp: &Path, clang: &Path, tar_bytes: &[u8]) -> Result<(), String> {
-    eprintln!("pnacl cc: building the C library (newlib 3.3.0, once)");
     unpack(tar_bytes, tmp)?;
     let pnacl = tmp.join("include/pnacl");
     std::fs::create_dir_all(&pnacl).map_err(|e| e.to_string())?;

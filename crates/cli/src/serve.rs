@@ -18,8 +18,8 @@ use std::path::PathBuf;
                         application/wasm and .mjs as text/javascript. A path that leads out of DIR (.., or a \
                         symbolic link pointing outside) is refused. A directory shows its index.html, or a list \
                         of its files. Ctrl-C stops the server (status 130).\n\n\
-                        Examples:\n  pnacl wasm --html hello.pexe -o web/hello.wasm && pnacl serve web --port 8000\n    \
-                        then open http://127.0.0.1:8000/hello.html?arg=Ada\n  \
+                        Examples:\n  pnacl wasm --html hello.pexe -o web/hello.wasm && pnacl serve web --port 8000  \
+                        # then open http://127.0.0.1:8000/hello.html?arg=Ada\n  \
                         pnacl serve web --port 0 --log      (a free port; each request on standard error)")]
 pub struct Args {
     /// The directory to serve.

@@ -28,8 +28,8 @@ use std::path::{Path, PathBuf};
                         the instruction are named; nothing is written); 3 for a pexe that is not ABI-clean.\n\n\
                         Examples:\n  pnacl wasm fannkuchredux.pexe -o fannkuchredux.wasm && node fannkuchredux.mjs 10\n  \
                         pnacl wasm --checked cat.pexe -o cat.wasm && node cat.mjs --dir /tmp::/data /data/notes.txt\n  \
-                        pnacl wasm --html hello.pexe -o web/hello.wasm && pnacl serve web --port 8000\n    \
-                        (then open http://127.0.0.1:8000/hello.html?arg=Ada)")]
+                        pnacl wasm --html hello.pexe -o web/hello.wasm && pnacl serve web --port 8000  \
+                        # then open http://127.0.0.1:8000/hello.html?arg=Ada")]
 pub struct Args {
     /// The pexe (or PNaClAsm text, assembled first).
     pub file: PathBuf,

@@ -36,13 +36,15 @@ fn library() -> &'static (PathBuf, PathBuf) {
             .output()
             .expect("run pnacl cc");
         assert!(o.status.success(), "pnacl cc hello.c: {}", String::from_utf8_lossy(&o.stderr));
+        // Other tests build the library with clang-19 in the same cache: take clang-14's
+        // (its `done` file holds the `clang --version` that built it).
+        let by_clang_14 =
+            |dir: &Path| std::fs::read_to_string(dir.join("done")).is_ok_and(|v| v.contains("clang version 14"));
         let newest = |prefix: &str| {
             std::fs::read_dir(test_cache_home().join("pnacl"))
                 .expect("the test cache")
                 .map(|e| e.expect("entry").path())
-                .filter(|p| {
-                    p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(prefix)) && p.join("done").is_file()
-                })
+                .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(prefix)) && by_clang_14(p))
                 .max_by_key(|p| p.join("done").metadata().and_then(|m| m.modified()).ok())
                 .unwrap_or_else(|| panic!("no {prefix}* in the test cache"))
         };

@@ -1,32 +1,14 @@
-//! Computed goto at the scale of a real program: Lua's virtual machine (`lvm.c` of the
-//! corpus, in its default build, whose dispatch is the jump table of `ljumptab.h`) goes
-//! through every simplification pass, with its static table of label addresses, at -O0 and
-//! -O2. The whole of Lua needs headers pnacl's C library does not have yet (`<locale.h>`,
-//! `<signal.h>`: part 2 of issue 29 brings newlib), so this compiles `lvm.c` alone, with
-//! `sig_atomic_t` (all `lstate.h` takes from `<signal.h>`) from a header of the test's
-//! own, and links it to a `_start` that calls `luaV_execute` so that nothing is dead. The
-//! result must hold no `indirectbr` or `blockaddress`, dispatch through one switch per
-//! `goto *` with a case for each label of the table (counted in `ljumptab.h`), and pass
-//! `opt-19 -passes=verify`. `tests/c/programs/computed_goto.c` runs such code against gcc.
+//! Computed goto at the scale of a real program: Lua in its default build (the corpus's
+//! sources, whose `lvm.c` dispatches through the jump table of `ljumptab.h`) goes through
+//! every simplification pass at -O0 and -O2 (`pnacl cc --emit-llvm`). The result must hold
+//! no `indirectbr` or `blockaddress`, dispatch through one switch per `goto *` with a case
+//! for each label of the table (counted in `ljumptab.h`), and pass `opt-19 -passes=verify`.
+//! `cc_corpus` runs that build's scripts against gcc, and
+//! `tests/c/programs/computed_goto.c` runs smaller such code.
 
-use pnacl_testutil::{corpus_dir, llvm_tool, pnacl_command, workspace_root};
-use std::path::Path;
+use pnacl_testutil::{corpus_dir, llvm_tool, pnacl_command};
+use std::path::PathBuf;
 use std::process::Command;
-
-fn clang(src: &Path, opt: &str, include: &Path, out: &Path) {
-    let o = Command::new(llvm_tool("clang", 14))
-        .args(["-target", "le32-unknown-nacl", "-emit-llvm", "-c", opt, "-w", "-ffreestanding", "-nostdinc"])
-        .arg("-isystem")
-        .arg(workspace_root().join("libc/include"))
-        .arg("-isystem")
-        .arg(include)
-        .arg(src)
-        .arg("-o")
-        .arg(out)
-        .output()
-        .expect("run clang-14");
-    assert!(o.status.success(), "clang-14 {opt} {}: {}", src.display(), String::from_utf8_lossy(&o.stderr));
-}
 
 /// The number of cases of each switch whose default is the expansion's `unreachable` block.
 fn dispatch_switches(ir: &str) -> Vec<usize> {
@@ -61,28 +43,24 @@ fn luas_jump_table_dispatch_goes_through_every_pass() {
     labels.dedup();
     assert!(labels.len() > 80, "ljumptab.h lists only {} labels", labels.len());
     let dir = tempfile::tempdir().expect("temporary directory");
-    std::fs::write(dir.path().join("signal.h"), "typedef int sig_atomic_t;\n").unwrap();
-    let start = dir.path().join("start.c");
-    std::fs::write(
-        &start,
-        "struct lua_State; struct CallInfo;\nvoid luaV_execute(struct lua_State *L, struct CallInfo *ci);\n\
-         void _start(unsigned *info) { luaV_execute(0, 0); }\n",
-    )
-    .unwrap();
-    let start_bc = dir.path().join("start.bc");
-    clang(&start, "-O2", dir.path(), &start_bc);
+    let sources: Vec<PathBuf> = std::fs::read_dir(&lua)
+        .expect("lua sources")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "c")
+                && !matches!(p.file_name().and_then(|n| n.to_str()), Some("onelua.c" | "ltests.c"))
+        })
+        .collect();
+    assert!(sources.len() >= 30, "lua: {} sources", sources.len());
     for opt in ["-O0", "-O2"] {
-        let vm = dir.path().join(format!("lvm{opt}.bc"));
-        clang(&lua.join("lvm.c"), opt, dir.path(), &vm);
-        let ll = dir.path().join(format!("lvm{opt}.ll"));
+        let ll = dir.path().join(format!("lua{opt}.ll"));
         let o = pnacl_command()
-            .args(["simplify", "--emit-llvm", "-o"])
+            .args(["cc", opt, "-std=c99", "-DLUA_USE_POSIX", "--emit-llvm", "-o"])
             .arg(&ll)
-            .arg(&vm)
-            .arg(&start_bc)
+            .args(&sources)
             .output()
-            .expect("run pnacl simplify");
-        assert!(o.status.success(), "pnacl simplify {opt}: {}", String::from_utf8_lossy(&o.stderr));
+            .expect("run pnacl cc");
+        assert!(o.status.success(), "pnacl cc {opt}: {}", String::from_utf8_lossy(&o.stderr));
         let ir = std::fs::read_to_string(&ll).expect("the simplified module");
         assert!(ir.contains("@luaV_execute("), "{opt}: luaV_execute is gone");
         assert!(!ir.contains("indirectbr ") && !ir.contains("blockaddress"), "{opt}: computed goto is left");

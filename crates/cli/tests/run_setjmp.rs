@@ -139,7 +139,9 @@ fn longjmp_into_a_frame_that_returned_traps() {
     let case = Case::new(&[Ty::I32], Ty::I32, &[], body).functions(f).inputs(vec![vec![Val::i32(5)]]);
     let out = case.run_in(dir.path(), "stale");
     assert_eq!(out.status.code(), Some(134), "stderr: {}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(String::from_utf8_lossy(&out.stderr), INVALID_JMP_BUF);
+    // (Under `pnacl wasm` the harness returns the host's output, which has no backtrace.)
+    let without = |b: &[u8]| String::from_utf8(pnacl_testutil::guest::without_backtrace(b)).unwrap();
+    assert_eq!(without(&out.stderr), without(INVALID_JMP_BUF.as_bytes()));
 }
 
 #[test]
@@ -162,5 +164,7 @@ fn guest_bytes_in_the_jmp_buf_are_only_a_key() {
         .inputs(vec![vec![Val::i32(0x5555_0000)]]);
     let out = case.run_in(dir.path(), "forged");
     assert_eq!(out.status.code(), Some(134), "stderr: {}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(String::from_utf8_lossy(&out.stderr), INVALID_JMP_BUF);
+    // (Under `pnacl wasm` the harness returns the host's output, which has no backtrace.)
+    let without = |b: &[u8]| String::from_utf8(pnacl_testutil::guest::without_backtrace(b)).unwrap();
+    assert_eq!(without(&out.stderr), without(INVALID_JMP_BUF.as_bytes()));
 }

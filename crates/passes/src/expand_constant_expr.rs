@@ -121,12 +121,20 @@ impl Pass for ExpandConstantExpr {
                 for id in ids {
                     let InstKind::Phi { incoming } = m.functions[f.0 as usize].inst(id).kind.clone() else { continue };
                     let mut new = incoming.clone();
+                    // A predecessor that branches here on several edges (a switch's cases)
+                    // has several entries, which must carry one value: one expansion each.
+                    let mut expanded: std::collections::HashMap<(u32, ConstId), Value> = Default::default();
                     for (k, (v, pred)) in incoming.iter().enumerate() {
                         if let Value::Const(c) = v
                             && has_expr(m, *c)
                         {
+                            if let Some(&done) = expanded.get(&(pred.0, *c)) {
+                                new[k].0 = done;
+                                continue;
+                            }
                             let mut list = Vec::new();
                             new[k].0 = expand(m, f, *c, &mut list);
+                            expanded.insert((pred.0, *c), new[k].0);
                             tails[pred.0 as usize].extend(list);
                         }
                     }

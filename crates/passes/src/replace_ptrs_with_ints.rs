@@ -378,8 +378,14 @@ impl<'a> Rewriter<'a> {
     fn fill_phis(mut self) -> Result<(), PassError> {
         for (old, new) in std::mem::take(&mut self.phis) {
             let InstKind::Phi { incoming } = self.func().inst(old).kind.clone() else { continue };
-            let mut new_incoming = Vec::with_capacity(incoming.len());
+            let mut new_incoming: Vec<(Value, BlockId)> = Vec::with_capacity(incoming.len());
             for (v, pred) in incoming {
+                // Entries of one predecessor (a switch's cases sharing this block) must
+                // carry one value: the first entry's conversion serves them all.
+                if let Some(&(x, _)) = new_incoming.iter().find(|(_, p)| *p == pred) {
+                    new_incoming.push((x, pred));
+                    continue;
+                }
                 let mut out = Vec::new();
                 let x = self.int(v, &mut out).map_err(|e| error(self.m, NAME, self.f, old, e))?;
                 self.append_to_block(pred, out);

@@ -7,7 +7,7 @@
 //! 19 upgrades the old forms on reading (moving the declarations to the end of the module),
 //! so bitcode from today's tools always needs this before freezing.
 
-use pnacl_llvm::ir::{Attr, Attrs, Const, InstKind, Module, Param, TypeId, Value, attr_kind};
+use pnacl_llvm::ir::{Attr, Attrs, Const, FuncId, InstKind, Module, Param, TypeId, Value, attr_kind};
 
 /// What an intrinsic of today becomes.
 struct Respelling {
@@ -55,8 +55,15 @@ fn call_align(call: &Attrs, decl: &Attrs) -> u64 {
 
 /// Respells every intrinsic declaration and call of `m` in PNaCl's LLVM 3.3 form.
 /// Idempotent: a module already in that form is left as it is.
+///
+/// Two spellings of one intrinsic (a program of today's clang linked with library members
+/// of clang 14: `llvm.memset.p0.i32` and `llvm.memset.p0i8.i32`) become one declaration:
+/// the calls of the second go to the first, and the second is removed, since a pexe names
+/// each intrinsic once.
 pub fn respell_intrinsics(m: &mut Module) {
     let mut changed: Vec<(usize, bool, TypeId)> = Vec::new();
+    // Calls of a removed duplicate (first) go to the kept declaration (second).
+    let mut merged: Vec<(usize, usize)> = Vec::new();
     for i in 0..m.functions.len() {
         let f = &m.functions[i];
         let Some((ret, params, vararg)) = m.types.as_function(f.ty) else { continue };
@@ -66,7 +73,17 @@ pub fn respell_intrinsics(m: &mut Module) {
             let i32t = m.types.int(32);
             params.insert(3, i32t);
         }
+        let arity_now = params.len();
         let new_ty = m.types.function(ret, params, vararg);
+        // The twin may differ in its pointer types (`i8*` in a typed member, `ptr` in an
+        // opaque one): PNaCl's name fixes everything else, and a pexe's pointers are `i32`.
+        let arity = |j: usize| m.types.as_function(m.functions[j].ty).map(|(_, p, _)| p.len());
+        let twin = (0..m.functions.len()).find(|&j| {
+            j != i
+                && m.functions[j].props.name == r.name
+                && arity(j) == Some(arity_now)
+                && m.functions[j].is_declaration()
+        });
         let f = &mut m.functions[i];
         f.props.name = r.name;
         f.ty = new_ty;
@@ -74,6 +91,9 @@ pub fn respell_intrinsics(m: &mut Module) {
             f.params.insert(3.min(f.params.len()), Param::default());
         }
         changed.push((i, r.add_align, new_ty));
+        if let Some(j) = twin.filter(|_| m.functions[i].is_declaration()) {
+            merged.push((i, j));
+        }
     }
     if changed.is_empty() {
         return;
@@ -89,12 +109,21 @@ pub fn respell_intrinsics(m: &mut Module) {
                 _ => 1,
             };
             let c = m.consts.intern(Const::Int { ty: i32t, value: align & 0xffff_ffff });
-            if let InstKind::Call { fn_ty, args, .. } = &mut m.functions[fi].insts[ii].kind {
+            let kept = merged.iter().find(|&&(from, _)| from == target.0 as usize).map(|&(_, to)| to);
+            let kept = kept.map(|to| (m.consts.intern(Const::Function(FuncId(to as u32))), m.functions[to].ty));
+            if let InstKind::Call { callee, fn_ty, args, .. } = &mut m.functions[fi].insts[ii].kind {
                 *fn_ty = new_ty;
                 if add_align && args.len() == 4 {
                     args.insert(3, Value::Const(c));
                 }
+                if let Some((kept, kept_ty)) = kept {
+                    *callee = Value::Const(kept);
+                    *fn_ty = kept_ty;
+                }
             }
         }
+    }
+    if !merged.is_empty() {
+        m.retain_functions(|id, _| !merged.iter().any(|&(from, _)| from == id.0 as usize));
     }
 }

@@ -15,6 +15,7 @@
 //! frame: the exception reaches the host, which reports "longjmp to an invalid jmp_buf".
 
 use super::Func;
+use super::memory::memarg;
 use super::structure::Ctx;
 use crate::cfg::{Graph, NodeId};
 use crate::error::Refusal;
@@ -31,6 +32,16 @@ pub(crate) struct Sjlj {
     value: u32,
     /// Each setjmp call's instruction and continuation node, in label order (from 1).
     calls: Vec<(NodeId, u32)>,
+}
+
+/// The width in bytes of an atomic access of `t`.
+fn atomic_bytes(t: Ty) -> u32 {
+    match t {
+        Ty::I8 => 1,
+        Ty::I16 => 2,
+        Ty::I64 => 8,
+        _ => 4,
+    }
 }
 
 fn atomic_arg(bytes: u32, offset: u64) -> MemArg {
@@ -115,24 +126,12 @@ impl Func<'_, '_> {
             }
             K::AtomicLoad => {
                 self.push_address(args[0])?;
-                let mut s = self.sink();
-                match overload {
-                    Ty::I8 => s.i32_atomic_load8_u(atomic_arg(1, 0)),
-                    Ty::I16 => s.i32_atomic_load16_u(atomic_arg(2, 0)),
-                    Ty::I64 => s.i64_atomic_load(atomic_arg(8, 0)),
-                    _ => s.i32_atomic_load(atomic_arg(4, 0)),
-                };
+                self.atomic_load(overload);
             }
             K::AtomicStore => {
                 self.push_address(args[1])?;
                 self.push(args[0])?;
-                let mut s = self.sink();
-                match overload {
-                    Ty::I8 => s.i32_atomic_store8(atomic_arg(1, 0)),
-                    Ty::I16 => s.i32_atomic_store16(atomic_arg(2, 0)),
-                    Ty::I64 => s.i64_atomic_store(atomic_arg(8, 0)),
-                    _ => s.i32_atomic_store(atomic_arg(4, 0)),
-                };
+                self.atomic_store(overload);
             }
             K::AtomicRmw => {
                 let op = self.const_int(args[0]).ok_or_else(|| self.refuse(i, "an atomic operation not constant"))?;
@@ -164,6 +163,68 @@ impl Func<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// A sequentially consistent load of `t` from the address on the stack. wasm's atomic
+    /// accesses trap when not naturally aligned, where x86 (and so `pnacl run`) performs
+    /// them: PNaCl makes every `volatile` access such an atomic, and C's packed structs
+    /// put volatile fields at any address (csmith's programs do). An unaligned address
+    /// gets a plain access between fences instead: the same value for one thread, though
+    /// no longer indivisible against another thread's write.
+    fn atomic_load(&mut self, t: Ty) {
+        let bytes = atomic_bytes(t);
+        if bytes == 1 {
+            self.sink().i32_atomic_load8_u(atomic_arg(1, 0));
+            return;
+        }
+        let result = if t == Ty::I64 { ValType::I64 } else { ValType::I32 };
+        let a = self.temp(ValType::I32);
+        let mut s = self.sink();
+        s.local_tee(a).i32_const(bytes as i32 - 1).i32_and().if_(BlockType::Result(result));
+        s.atomic_fence(wasm_encoder::Ordering::SeqCst).local_get(a);
+        match t {
+            Ty::I16 => s.i32_load16_u(memarg(1, 2)),
+            Ty::I64 => s.i64_load(memarg(1, 8)),
+            _ => s.i32_load(memarg(1, 4)),
+        };
+        s.atomic_fence(wasm_encoder::Ordering::SeqCst).else_().local_get(a);
+        match t {
+            Ty::I16 => s.i32_atomic_load16_u(atomic_arg(2, 0)),
+            Ty::I64 => s.i64_atomic_load(atomic_arg(8, 0)),
+            _ => s.i32_atomic_load(atomic_arg(4, 0)),
+        };
+        s.end();
+        self.free_temp(ValType::I32, a);
+    }
+
+    /// A sequentially consistent store of the value on the stack (`t`) to the address
+    /// under it; an unaligned address as in [`Self::atomic_load`].
+    fn atomic_store(&mut self, t: Ty) {
+        let bytes = atomic_bytes(t);
+        if bytes == 1 {
+            self.sink().i32_atomic_store8(atomic_arg(1, 0));
+            return;
+        }
+        let vt = if t == Ty::I64 { ValType::I64 } else { ValType::I32 };
+        let v = self.temp(vt);
+        let a = self.temp(ValType::I32);
+        let mut s = self.sink();
+        s.local_set(v).local_tee(a).i32_const(bytes as i32 - 1).i32_and().if_(BlockType::Empty);
+        s.atomic_fence(wasm_encoder::Ordering::SeqCst).local_get(a).local_get(v);
+        match t {
+            Ty::I16 => s.i32_store16(memarg(1, 2)),
+            Ty::I64 => s.i64_store(memarg(1, 8)),
+            _ => s.i32_store(memarg(1, 4)),
+        };
+        s.atomic_fence(wasm_encoder::Ordering::SeqCst).else_().local_get(a).local_get(v);
+        match t {
+            Ty::I16 => s.i32_atomic_store16(atomic_arg(2, 0)),
+            Ty::I64 => s.i64_atomic_store(atomic_arg(8, 0)),
+            _ => s.i32_atomic_store(atomic_arg(4, 0)),
+        };
+        s.end();
+        self.free_temp(ValType::I32, a);
+        self.free_temp(vt, v);
     }
 
     /// An atomic read-modify-write; `op` is 1 add, 2 sub, 3 or, 4 and, 5 xor, 6 exchange.
