@@ -1,0 +1,118 @@
+//! `pnacl cc` and `pnacl ar` as a project's own build uses a C compiler and an archiver:
+//! zlib (`../shared/corpus/c/zlib`, unmodified, copied into a temporary directory) built by
+//! its `./configure --static` and `make static` with `CC="pnacl cc" AR="pnacl ar"`, which
+//! compiles each file with `-c`, archives the objects into `libz.a` and links `example`
+//! and `minigzip` with it; the pexes then run under `pnacl run` against the gcc -m32 build
+//! of the same configure and Makefile.
+
+use pnacl_testutil::{corpus_dir, llvm_tool, pnacl_binary, test_cache_home};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// Copies the directory `from` into `to` (files and subdirectories).
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create a directory");
+    for entry in std::fs::read_dir(from).unwrap_or_else(|e| panic!("{}: {e}", from.display())) {
+        let path = entry.expect("directory entry").path();
+        let target = to.join(path.file_name().expect("a name"));
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        }
+    }
+}
+
+/// Runs `cmd` in `dir`, which must succeed; its output.
+fn run_ok(mut cmd: Command, dir: &Path, what: &str) -> Output {
+    let o = cmd.current_dir(dir).output().unwrap_or_else(|e| panic!("{what}: cannot run it: {e}"));
+    assert!(
+        o.status.success(),
+        "{what} failed ({}):\n{}\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
+/// zlib in `dir`, configured and built by its own configure and Makefile with the compiler
+/// `cc` and the archiver `ar`.
+fn build_zlib(dir: &Path, cc: &str, ar: &str, cflags: &str) {
+    copy_dir(&corpus_dir().join("c/zlib"), dir);
+    // The corpus keeps zlib's C sources and build files, but not its pkg-config template,
+    // from which configure writes zlib.pc (nothing here reads that).
+    std::fs::write(dir.join("zlib.pc.in"), "").expect("write zlib.pc.in");
+    let mut configure = Command::new("sh");
+    configure.arg("./configure").arg("--static");
+    configure.env("CC", cc).env("AR", ar).env("RANLIB", "true").env("CFLAGS", cflags);
+    configure.env("XDG_CACHE_HOME", test_cache_home());
+    run_ok(configure, dir, &format!("CC=\"{cc}\" ./configure --static"));
+    let mut make = Command::new("make");
+    make.arg("static").env("XDG_CACHE_HOME", test_cache_home());
+    run_ok(make, dir, &format!("make static (CC=\"{cc}\")"));
+}
+
+/// Runs `cmd` in `dir` with `input` on standard input.
+fn run_with_input(mut cmd: Command, dir: &Path, input: &[u8]) -> Output {
+    cmd.current_dir(dir).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("start the program");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = std::io::Write::write_all(&mut stdin, &input);
+    });
+    let out = child.wait_with_output().expect("run the program");
+    feeder.join().expect("stdin writer");
+    out
+}
+
+/// `pnacl run PEXE ARGS` with `dir` as the guest's root and working directory.
+fn guest(pexe: &Path, dir: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new(pnacl_binary());
+    c.env("XDG_CACHE_HOME", test_cache_home());
+    c.arg("run").arg("--dir").arg(format!("{}::/", dir.display())).arg(pexe).args(args);
+    c
+}
+
+#[test]
+fn zlib_builds_with_its_own_configure_and_makefile() {
+    llvm_tool("clang", 14);
+    let pnacl = pnacl_binary();
+    let (pdir, ndir) = (tempfile::tempdir().expect("tempdir"), tempfile::tempdir().expect("tempdir"));
+    let (pdir, ndir) = (pdir.path(), ndir.path());
+    build_zlib(pdir, &format!("{} cc", pnacl.display()), &format!("{} ar", pnacl.display()), "-O2");
+    // The native build is ILP32 with a 64-bit off_t, as le32 is, so that what example
+    // prints about zlib's types (its compile flags) is the same.
+    build_zlib(ndir, "gcc -m32", "ar", "-O2 -D_FILE_OFFSET_BITS=64");
+    for prog in ["example", "minigzip"] {
+        let bytes = std::fs::read(pdir.join(prog)).expect("make wrote the program");
+        assert!(bytes.starts_with(b"PEXE"), "{prog}: make's pnacl build is not a pexe");
+    }
+    let libz = std::fs::read(pdir.join("libz.a")).expect("libz.a");
+    assert!(libz.starts_with(b"!<arch>\n"), "libz.a is not an archive");
+
+    let (grun, nrun) = (tempfile::tempdir().expect("tempdir"), tempfile::tempdir().expect("tempdir"));
+    let got = run_with_input(guest(&pdir.join("example"), grun.path(), &[]), grun.path(), b"");
+    let want = run_with_input(Command::new(ndir.join("example")), nrun.path(), b"");
+    assert_eq!(
+        (got.status.code(), String::from_utf8_lossy(&got.stdout)),
+        (want.status.code(), String::from_utf8_lossy(&want.stdout)),
+        "zlib's example; stderr: {}",
+        String::from_utf8_lossy(&got.stderr)
+    );
+    let mut text = Vec::new();
+    for name in ["deflate.c", "inflate.c", "trees.c", "zlib.h"] {
+        text.extend(std::fs::read(pdir.join(name)).expect("a zlib source"));
+    }
+    for level in ["-1", "-6", "-9"] {
+        let got = run_with_input(guest(&pdir.join("minigzip"), grun.path(), &[level]), grun.path(), &text);
+        let mut native = Command::new(ndir.join("minigzip"));
+        native.arg(level);
+        let want = run_with_input(native, nrun.path(), &text);
+        assert!(got.status.success(), "minigzip {level}: {}", String::from_utf8_lossy(&got.stderr));
+        assert!(got.stdout == want.stdout, "minigzip {level}: the .gz differs from the gcc build's");
+        let back = run_with_input(guest(&pdir.join("minigzip"), grun.path(), &["-d"]), grun.path(), &got.stdout);
+        assert!(back.stdout == text, "minigzip -d {level}: not the input");
+    }
+}
