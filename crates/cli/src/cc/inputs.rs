@@ -24,7 +24,8 @@ pub enum Kind {
     Archive,
 }
 
-/// What the file at `path` is, from its first bytes.
+/// What the file at `path` is, from its first bytes, or else its name (`.o`, `.bc`: bitcode,
+/// `.a`: an archive; anything else is source).
 pub fn kind(path: &Path) -> Result<Kind, String> {
     if path.as_os_str() == "-" {
         return Ok(Kind::Source);
@@ -46,7 +47,13 @@ pub fn kind(path: &Path) -> Result<Kind, String> {
             path.display()
         ));
     }
-    Ok(Kind::Source)
+    // What only a linker takes is never handed to clang as source: reading it as bitcode
+    // or as an archive says what is wrong with it.
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("o" | "bc" | "obj" | "pexe") => Ok(Kind::Bitcode),
+        Some("a") => Ok(Kind::Archive),
+        _ => Ok(Kind::Source),
+    }
 }
 
 /// `-lNAME` as a file: `libNAME.a` (or, for `-l:FILE`, `FILE`) in the first of `dirs` that
@@ -188,8 +195,10 @@ mod tests {
         };
         assert_eq!(kind(&write("a.o", b"BC\xc0\xde\x35\x14")), Ok(Kind::Bitcode));
         assert_eq!(kind(&write("lib.a", b"!<arch>\n")), Ok(Kind::Archive));
-        assert_eq!(kind(&write("odd.bc", b"int main(void) { return 0; }\n")), Ok(Kind::Source));
+        assert_eq!(kind(&write("odd.src", b"int main(void) { return 0; }\n")), Ok(Kind::Source));
         assert!(kind(&write("native.o", b"\x7fELF\x01\x01")).expect_err("refused").contains("native object"));
+        assert_eq!(kind(&write("zeros.o", &[0; 16])), Ok(Kind::Bitcode));
+        assert_eq!(kind(&write("text.a", b"not an archive")), Ok(Kind::Archive));
         assert!(kind(&d.path().join("missing.c")).is_err());
     }
 }

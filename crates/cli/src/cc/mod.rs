@@ -21,26 +21,24 @@ use std::process::Command;
 
 /// Arguments of `pnacl cc`.
 #[derive(clap::Args, Debug)]
-#[command(
-    after_help = "Used as cc is: -c writes an LLVM bitcode object of each source (a.c to a.o, or -o FILE                   for one source), -E the preprocessed source; otherwise the sources, objects (.o, .bc) and                   archives (.a; -lNAME finds libNAME.a in the -L directories) given are linked with the C                   library into a pexe (-o FILE, a.out by default). Archive members are taken as a linker                   takes them: those defining a symbol still undefined. -lm, -lc, -lpthread, -lrt and -ldl                   are part of the C library, always linked. Every symbol nothing defines is reported with                   the files that use it, and nothing is written.
-
-                  Every other option goes to clang (-O2, -DNAME, -I DIR, -std=c11, -Wall, -MD, -MMD, -MF                   FILE, -MT, -MP, ...); -fPIC, -static, -s, -pipe and -pthread are accepted and mean nothing                   for a pexe, linker options (-Wl,...) are ignored with a warning.
-
-                  Examples:
-  pnacl cc hello.c -o hello.pexe && pnacl run hello.pexe
-  \
-                  pnacl cc -O2 -DN=100 main.c util.c -o prog.pexe
-  \
-                  pnacl cc -O2 -c util.c && pnacl ar rcs libutil.a util.o
-  \
-                  pnacl cc -O2 main.c -L. -lutil -lm -o prog.pexe
-  \
-                  make CC='pnacl cc' AR='pnacl ar'
-  \
-                  pnacl cc -O2 prog.c --emit-llvm -o prog.ll
-  \
-                  pnacl cc --clang /opt/llvm/bin/clang prog.c -o prog.pexe"
-)]
+#[command(after_help = "Used as cc is: -c writes an LLVM bitcode object of each source (a.c to a.o, or -o FILE \
+                  for one source), -E the preprocessed source; otherwise the sources, objects (.o, .bc) and \
+                  archives (.a; -lNAME finds libNAME.a in the -L directories) given are linked with the C \
+                  library into a pexe (-o FILE, a.out by default). Archive members are taken as a linker \
+                  takes them: those defining a symbol still undefined. -lm, -lc, -lpthread, -lrt and -ldl \
+                  are part of the C library, always linked. Every symbol nothing defines is reported with \
+                  the files that use it, and nothing is written.\n\n\
+                  Every other option goes to clang (-O2, -DNAME, -I DIR, -std=c11, -Wall, -MD, -MMD, -MF \
+                  FILE, -MT, -MP, ...); -fPIC, -static, -s, -pipe and -pthread are accepted and mean nothing \
+                  for a pexe; linker options (-Wl,...) are ignored with a warning.\n\n\
+                  Examples:\n  \
+                  pnacl cc hello.c -o hello.pexe && pnacl run hello.pexe\n  \
+                  pnacl cc -O2 -DN=100 main.c util.c -o prog.pexe\n  \
+                  pnacl cc -O2 -c util.c && pnacl ar rcs libutil.a util.o\n  \
+                  pnacl cc -O2 main.c -L. -lutil -lm -o prog.pexe\n  \
+                  make CC='pnacl cc' AR='pnacl ar'\n  \
+                  pnacl cc -O2 prog.c --emit-llvm -o prog.ll\n  \
+                  pnacl cc --clang /opt/llvm/bin/clang prog.c -o prog.pexe")]
 pub struct Args {
     /// The file to write (`-` for standard output): the pexe (`a.out` if not given); with
     /// --emit-llvm, LLVM IR text; with -c, the object of the one source. (May also come
@@ -134,14 +132,18 @@ fn work_dir() -> Result<tempfile::TempDir, Failure> {
 /// `-c`: each source compiled to an object, `SOURCE.o` in the current directory or `-o`'s
 /// file for one source. Objects and archives given are not used, as cc says.
 fn compile_objects(line: &CommandLine, clang: &Path) -> Result<i32, Failure> {
-    let files = inputs::files(&line.inputs, &[]).map_err(|e| failure(e, status::BAD_INPUT))?;
     let mut sources = Vec::new();
-    for (path, kind) in files {
-        if kind == Kind::Source {
-            sources.push(path);
-        } else {
-            let d = Diagnostic::error(Some(&path.display().to_string()), "linker input unused because of -c");
-            report::emit("cc", &d.warning());
+    for input in &line.inputs {
+        let (name, source) = match input {
+            command_line::Input::File(path) => {
+                let kind = inputs::kind(path).map_err(|e| failure(e, status::BAD_INPUT))?;
+                (path.display().to_string(), (kind == Kind::Source).then_some(path))
+            }
+            command_line::Input::Library(name) => (format!("-l{name}"), None),
+        };
+        match source {
+            Some(path) => sources.push(path.clone()),
+            None => report::emit("cc", &Diagnostic::error(Some(&name), "linker input unused because of -c").warning()),
         }
     }
     if line.output.is_some() && sources.len() > 1 {
