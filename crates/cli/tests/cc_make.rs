@@ -1,9 +1,13 @@
-//! `pnacl cc` and `pnacl ar` as a project's own build uses a C compiler and an archiver:
-//! zlib (`../shared/corpus/c/zlib`, unmodified, copied into a temporary directory) built by
-//! its `./configure --static` and `make static` with `CC="pnacl cc" AR="pnacl ar"`, which
-//! compiles each file with `-c`, archives the objects into `libz.a` and links `example`
-//! and `minigzip` with it; the pexes then run under `pnacl run` against the gcc -m32 build
-//! of the same configure and Makefile.
+//! `pnacl cc` and `pnacl ar` as a project's own build uses a C compiler and an archiver,
+//! on programs of `../shared/corpus/c` (unmodified, copied into a temporary directory):
+//! - zlib, built by its `./configure --static` and `make static` with `CC="pnacl cc"
+//!   AR="pnacl ar"`, which compiles each file with `-c`, archives the objects into `libz.a`
+//!   and links `example` and `minigzip` with it;
+//! - Lua, built by its makefile (`liblua.a` by `$(AR) $@ $?`, then `lua` linked with it and
+//!   `-lm -ldl`, `-Wl,-E`), with `MYCFLAGS` set for POSIX as the makefile says to for a
+//!   system without Linux's `dlopen`.
+//!
+//! The pexes then run under `pnacl run` against the gcc -m32 build of the same build files.
 
 use pnacl_testutil::{corpus_dir, llvm_tool, pnacl_binary, test_cache_home};
 use std::path::Path;
@@ -67,11 +71,16 @@ fn run_with_input(mut cmd: Command, dir: &Path, input: &[u8]) -> Output {
     out
 }
 
-/// `pnacl run PEXE ARGS` with `dir` as the guest's root and working directory.
-fn guest(pexe: &Path, dir: &Path, args: &[&str]) -> Command {
+/// `pnacl run PEXE ARGS` with `dir` as the guest's root and working directory, and the
+/// environment `env`.
+fn guest(pexe: &Path, dir: &Path, args: &[&str], env: &[&str]) -> Command {
     let mut c = Command::new(pnacl_binary());
     c.env("XDG_CACHE_HOME", test_cache_home());
-    c.arg("run").arg("--dir").arg(format!("{}::/", dir.display())).arg(pexe).args(args);
+    c.arg("run").arg("--dir").arg(format!("{}::/", dir.display()));
+    for v in env {
+        c.arg("--env").arg(v);
+    }
+    c.arg(pexe).args(args);
     c
 }
 
@@ -93,7 +102,7 @@ fn zlib_builds_with_its_own_configure_and_makefile() {
     assert!(libz.starts_with(b"!<arch>\n"), "libz.a is not an archive");
 
     let (grun, nrun) = (tempfile::tempdir().expect("tempdir"), tempfile::tempdir().expect("tempdir"));
-    let got = run_with_input(guest(&pdir.join("example"), grun.path(), &[]), grun.path(), b"");
+    let got = run_with_input(guest(&pdir.join("example"), grun.path(), &[], &[]), grun.path(), b"");
     let want = run_with_input(Command::new(ndir.join("example")), nrun.path(), b"");
     assert_eq!(
         (got.status.code(), String::from_utf8_lossy(&got.stdout)),
@@ -106,13 +115,71 @@ fn zlib_builds_with_its_own_configure_and_makefile() {
         text.extend(std::fs::read(pdir.join(name)).expect("a zlib source"));
     }
     for level in ["-1", "-6", "-9"] {
-        let got = run_with_input(guest(&pdir.join("minigzip"), grun.path(), &[level]), grun.path(), &text);
+        let got = run_with_input(guest(&pdir.join("minigzip"), grun.path(), &[level], &[]), grun.path(), &text);
         let mut native = Command::new(ndir.join("minigzip"));
         native.arg(level);
         let want = run_with_input(native, nrun.path(), &text);
         assert!(got.status.success(), "minigzip {level}: {}", String::from_utf8_lossy(&got.stderr));
         assert!(got.stdout == want.stdout, "minigzip {level}: the .gz differs from the gcc build's");
-        let back = run_with_input(guest(&pdir.join("minigzip"), grun.path(), &["-d"]), grun.path(), &got.stdout);
+        let back = run_with_input(guest(&pdir.join("minigzip"), grun.path(), &["-d"], &[]), grun.path(), &got.stdout);
         assert!(back.stdout == text, "minigzip -d {level}: not the input");
     }
+}
+
+/// Lua in `dir`, built by its makefile with the compiler `cc` and the archiver `ar`.
+fn build_lua(dir: &Path, cc: &str, ar: &str, cflags: &str) {
+    copy_dir(&corpus_dir().join("c/lua"), dir);
+    let mut make = Command::new("make");
+    make.arg(format!("CC={cc}"))
+        .arg(format!("AR={ar}"))
+        .arg("RANLIB=true")
+        .arg(format!("MYCFLAGS={cflags}"))
+        .env("XDG_CACHE_HOME", test_cache_home());
+    run_ok(make, dir, &format!("make CC=\"{cc}\" (Lua)"));
+}
+
+#[test]
+fn lua_builds_with_its_own_makefile() {
+    llvm_tool("clang", 14);
+    let pnacl = pnacl_binary();
+    let (pdir, ndir) = (tempfile::tempdir().expect("tempdir"), tempfile::tempdir().expect("tempdir"));
+    let (pdir, ndir) = (pdir.path(), ndir.path());
+    let posix = "-std=c99 -DLUA_USE_POSIX";
+    build_lua(pdir, &format!("{} cc", pnacl.display()), &format!("{} ar rc", pnacl.display()), posix);
+    build_lua(ndir, "gcc -m32", "ar rc", &format!("{posix} -D_FILE_OFFSET_BITS=64"));
+    let lua = std::fs::read(pdir.join("lua")).expect("make wrote lua");
+    assert!(lua.starts_with(b"PEXE"), "make's pnacl build of lua is not a pexe");
+    let scripts = pnacl_testutil::workspace_root().join("tests/lua");
+    let mut names: Vec<String> = std::fs::read_dir(&scripts)
+        .expect("tests/lua")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".lua"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 4, "tests/lua has {} scripts", names.len());
+    let mut problems = Vec::new();
+    for name in &names {
+        let (gdir, rdir) = (tempfile::tempdir().expect("tempdir"), tempfile::tempdir().expect("tempdir"));
+        for d in [gdir.path(), rdir.path()] {
+            std::fs::copy(scripts.join(name), d.join(name)).expect("copy the script");
+            std::fs::create_dir_all(d.join("tmp")).expect("tmp");
+        }
+        let env = ["LUA_BENCH_VAR=set", "LUA_INIT="];
+        let got = run_with_input(guest(&pdir.join("lua"), gdir.path(), &[name, "one", "two"], &env), gdir.path(), b"");
+        let mut n = Command::new(ndir.join("lua"));
+        n.env_clear().env("LUA_BENCH_VAR", "set").env("LUA_INIT", "").args([name.as_str(), "one", "two"]);
+        let want = run_with_input(n, rdir.path(), b"");
+        if got.stdout != want.stdout || got.status.code() != want.status.code() {
+            problems.push(format!(
+                "{name}: exit {:?} (gcc {:?})\n--- pnacl\n{}{}\n--- gcc\n{}{}",
+                got.status.code(),
+                want.status.code(),
+                String::from_utf8_lossy(&got.stdout),
+                String::from_utf8_lossy(&got.stderr),
+                String::from_utf8_lossy(&want.stdout),
+                String::from_utf8_lossy(&want.stderr)
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
 }
