@@ -106,7 +106,7 @@ fn ar(args: &Args) -> Result<i32, Failure> {
     let name = args.archive.display().to_string();
     let exists = args.archive.exists();
     let mut members = if exists {
-        let bytes = std::fs::read(&args.archive).map_err(|e| Failure::input(&name, e))?;
+        let bytes = crate::input::read(&args.archive, crate::input::Expect::Archive)?;
         archive::members(&args.archive, &bytes).map_err(|e| Failure::new(Diagnostic::error(None, e)))?
     } else if matches!(op, Operation::Replace | Operation::Append) {
         if !create {
@@ -121,7 +121,13 @@ fn ar(args: &Args) -> Result<i32, Failure> {
     match op {
         Operation::Replace | Operation::Append => {
             for (file, member) in args.files.iter().zip(&wanted) {
-                let bytes = std::fs::read(file).map_err(|e| Failure::input(&file.display().to_string(), e))?;
+                let file_name = file.display().to_string();
+                // Only a regular file is a member: a device (/dev/zero) never ends.
+                let regular = std::fs::metadata(file).map_err(|e| Failure::input(&file_name, e))?.is_file();
+                if !regular {
+                    return Err(Failure::input(&file_name, "not a regular file"));
+                }
+                let bytes = std::fs::read(file).map_err(|e| Failure::input(&file_name, e))?;
                 let existing = members.iter().position(|(m, _)| m == member);
                 match existing {
                     Some(k) if op == Operation::Replace => members[k].1 = bytes,

@@ -112,7 +112,8 @@ impl Archive {
     /// an empty one (`ar` without `s`, or binutils' `ar`, which cannot read bitcode's
     /// symbols), is indexed by reading every member.
     pub fn open(path: &Path) -> Result<Archive, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = crate::input::read_input(path, crate::input::Expect::Archive)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         Archive::parse(path, bytes)
     }
 

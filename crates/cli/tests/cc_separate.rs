@@ -231,3 +231,46 @@ fn dependency_files_are_written_for_make() {
     let got = run_pexe(&dir.join("prog.pexe")).expect("run");
     assert_eq!(String::from_utf8_lossy(&got.stdout), "42\n");
 }
+
+/// One `ar` member header and its data, as GNU `ar` writes them.
+fn ar_member(name: &str, data: &[u8]) -> Vec<u8> {
+    let mut v = format!("{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n", name, 0, 0, 0, 644, data.len()).into_bytes();
+    v.extend_from_slice(data);
+    if data.len() % 2 == 1 {
+        v.push(b'\n');
+    }
+    v
+}
+
+/// What is not an archive is refused as one, by `pnacl ar` and by `pnacl cc`; `ar x` never
+/// writes outside the current directory, and `ar r` takes only regular files.
+#[test]
+fn archives_that_are_not_what_they_say_are_refused() {
+    let d = tempfile::tempdir().expect("temporary directory");
+    let dir = d.path();
+    std::fs::write(dir.join("notes.txt"), "not an archive\n").expect("write");
+    std::fs::write(dir.join("libbogus.a"), "not an archive either\n").expect("write");
+    let o = pnacl(dir, &["ar", "t", "notes.txt"]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not an archive"), "{o:?}");
+    std::fs::write(dir.join("main.c"), "int main(void) { return 0; }\n").expect("write");
+    let o = pnacl(dir, &["cc", "main.c", "-L.", "-lbogus", "-o", "p.pexe"]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("libbogus.a: not an archive"), "{o:?}");
+    assert!(!dir.join("p.pexe").exists());
+
+    let inner = dir.join("inner");
+    std::fs::create_dir(&inner).expect("inner/");
+    let mut evil = b"!<arch>\n".to_vec();
+    evil.extend(ar_member("../escaped/", b"outside"));
+    std::fs::write(inner.join("evil.a"), evil).expect("write");
+    let o = pnacl(&inner, &["ar", "x", "evil.a"]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a plain file name"), "{o:?}");
+    assert!(!dir.join("escaped").exists(), "ar x wrote outside its directory");
+
+    let o = pnacl(dir, &["ar", "rc", "lib.a", "/dev/zero"]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a regular file"), "{o:?}");
+    assert!(!dir.join("lib.a").exists());
+}
