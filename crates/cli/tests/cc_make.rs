@@ -9,7 +9,11 @@
 //!
 //! The pexes then run under `pnacl run` against the gcc -m32 build of the same build files.
 
-use pnacl_testutil::{corpus_dir, llvm_tool, pnacl_binary, test_cache_home};
+#[path = "common/multifile.rs"]
+mod multifile;
+
+use multifile::{require, require_compilers};
+use pnacl_testutil::{corpus_dir, pnacl_binary, test_cache_home};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
@@ -86,7 +90,8 @@ fn guest(pexe: &Path, dir: &Path, args: &[&str], env: &[&str]) -> Command {
 
 #[test]
 fn zlib_builds_with_its_own_configure_and_makefile() {
-    llvm_tool("clang", 14);
+    require_compilers();
+    require("make", "make");
     let pnacl = pnacl_binary();
     let (pdir, ndir) = (tempfile::tempdir().expect("tempdir"), tempfile::tempdir().expect("tempdir"));
     let (pdir, ndir) = (pdir.path(), ndir.path());
@@ -140,7 +145,8 @@ fn build_lua(dir: &Path, cc: &str, ar: &str, cflags: &str) {
 
 #[test]
 fn lua_builds_with_its_own_makefile() {
-    llvm_tool("clang", 14);
+    require_compilers();
+    require("make", "make");
     let pnacl = pnacl_binary();
     let (pdir, ndir) = (tempfile::tempdir().expect("tempdir"), tempfile::tempdir().expect("tempdir"));
     let (pdir, ndir) = (pdir.path(), ndir.path());
