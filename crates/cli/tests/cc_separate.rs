@@ -162,9 +162,10 @@ fn archive_members_are_taken_as_a_linker_takes_them() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot find -lnothere"), "{o:?}");
 }
 
-/// Every undefined symbol is reported in one run, each with every file that uses it; a
-/// function called without a declaration gets clang's warning, then that message (never
-/// an ABI violation), and nothing is written.
+/// Every undefined symbol is reported in one run, each with every file that uses it (and
+/// every symbol defined twice, with the files defining it); a function called without a
+/// declaration gets clang's warning, then that message (never an ABI violation), and
+/// nothing is written.
 #[test]
 fn every_undefined_symbol_is_reported_with_its_users() {
     require_compilers();
@@ -181,11 +182,14 @@ fn every_undefined_symbol_is_reported_with_its_users() {
          int helper(void) { return shared_missing() + missing_count; }\n",
     )
     .expect("write");
-    let o = pnacl(dir, &["cc", "main.c", "helper.c", "-o", "p.pexe"]);
+    std::fs::write(dir.join("again.c"), "int helper(void) { return 0; }\n").expect("write");
+    pnacl_ok(dir, &["cc", "-c", "again.c"]);
+    let o = pnacl(dir, &["cc", "main.c", "helper.c", "again.o", "-o", "p.pexe"]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("implicit declaration of function 'shared_missing'"), "no clang warning: {err}");
     for line in [
+        "pnacl cc: defined more than once: helper (in helper.c, again.o)",
         "pnacl cc: undefined: missing_count (used by helper.c)",
         "pnacl cc: undefined: only_in_main (called from main.c)",
         "pnacl cc: undefined: shared_missing (called from main.c, helper.c)",

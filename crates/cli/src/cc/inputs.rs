@@ -167,6 +167,28 @@ pub fn undefined(modules: &[(String, Module)]) -> Vec<Undefined> {
     out.into_values().collect()
 }
 
+/// Every symbol that more than one of the `modules` (named) defines strongly (not weak,
+/// common or link-once), with the modules defining it: `defined more than once: foo (in
+/// a.c, b.c)`.
+pub fn defined_twice(modules: &[(String, Module)]) -> Vec<String> {
+    let mut by_name: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (file, m) in modules {
+        let functions = m.functions.iter().filter(|f| !f.is_declaration()).map(|f| &f.props);
+        let globals = m.globals.iter().filter(|g| g.init.is_some()).map(|g| &g.props);
+        let aliases = m.aliases.iter().map(|a| &a.props);
+        for props in functions.chain(globals).chain(aliases) {
+            if props.linkage == Linkage::External {
+                by_name.entry(&props.name).or_default().push(file);
+            }
+        }
+    }
+    by_name
+        .into_iter()
+        .filter(|(_, files)| files.len() > 1)
+        .map(|(name, files)| format!("defined more than once: {name} (in {})", files.join(", ")))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

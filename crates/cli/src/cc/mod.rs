@@ -265,7 +265,7 @@ fn link_program(line: &CommandLine, clang: &Path) -> Result<i32, Failure> {
         return Err(failure("nothing to link: the archives given define nothing the program needs", status::BAD_INPUT));
     };
     let name = name.clone();
-    report_undefined(&modules)?;
+    report_unresolved(&modules)?;
     let mut m = simplify::link(modules.into_iter().map(|(_, m)| m).collect())?;
     simplify::run_passes(&mut m, &pnacl_passes::pipeline::simplify_passes(), &[])
         .map_err(|e| Failure::input(&name, e))?;
@@ -280,13 +280,15 @@ fn link_program(line: &CommandLine, clang: &Path) -> Result<i32, Failure> {
     Ok(status::SUCCESS)
 }
 
-/// Fails if a symbol is used and nothing defines it, after reporting every such symbol
-/// with the files that use it (the last one is the failure's).
-fn report_undefined(modules: &[(String, Module)]) -> Result<(), Failure> {
-    let mut undefined = inputs::undefined(modules);
-    let Some(last) = undefined.pop() else { return Ok(()) };
-    for u in &undefined {
-        report::emit("cc", &Diagnostic::error(None, u));
+/// Fails if a symbol is used and nothing defines it, or if two files define it, after
+/// reporting every such symbol with the files that use or define it (the last one is the
+/// failure's).
+fn report_unresolved(modules: &[(String, Module)]) -> Result<(), Failure> {
+    let mut problems = inputs::defined_twice(modules);
+    problems.extend(inputs::undefined(modules).iter().map(ToString::to_string));
+    let Some(last) = problems.pop() else { return Ok(()) };
+    for p in &problems {
+        report::emit("cc", &Diagnostic::error(None, p));
     }
     Err(failure(last, status::BAD_INPUT))
 }
