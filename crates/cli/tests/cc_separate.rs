@@ -231,6 +231,12 @@ fn dependency_files_are_written_for_make() {
     let deps = std::fs::read_to_string(dir.join("deps.txt")).expect("-MF's file");
     assert!(deps.starts_with("target: prog.c"), "{deps}");
     assert!(deps.contains("stdio.h"), "-MD lists system headers: {deps}");
+    // -MM alone: the dependencies on standard output, as with cc; -E: the preprocessed source.
+    let mm = pnacl_ok(dir, &["cc", "-MM", "-I", "inc", "prog.c"]);
+    let mm = String::from_utf8_lossy(&mm.stdout);
+    assert!(mm.starts_with("prog.o: prog.c") && mm.contains("inc/value.h"), "{mm}");
+    let pre = pnacl_ok(dir, &["cc", "-E", "-I", "inc", "-DEXTRA=0", "prog.c"]);
+    assert!(String::from_utf8_lossy(&pre.stdout).contains("printf(\"%d\\n\", 41 + PRE + 0)"), "-E");
     pnacl_ok(dir, &["cc", "obj/prog.o", "-o", "prog.pexe", "-lm"]);
     let got = run_pexe(&dir.join("prog.pexe")).expect("run");
     assert_eq!(String::from_utf8_lossy(&got.stdout), "42\n");

@@ -40,7 +40,8 @@ pub enum Mode {
     Link,
     /// An LLVM bitcode object (`.o`) of each source (`-c`).
     Compile,
-    /// The preprocessed source (`-E`), to standard output or `-o`.
+    /// The preprocessed source (`-E`), or its dependencies (`-M`, `-MM`), to standard
+    /// output or `-o`.
     Preprocess,
 }
 
@@ -108,6 +109,11 @@ pub fn split(raw: &[OsString]) -> Result<CommandLine, String> {
             "--clang" => line.clang = Some(PathBuf::from(value("--clang")?)),
             "-c" => line.mode = Mode::Compile,
             "-E" => line.mode = Mode::Preprocess,
+            // Dependencies alone, instead of the object: clang's -M and -MM imply -E.
+            "-M" | "-MM" => {
+                line.mode = Mode::Preprocess;
+                line.clang_options.push(a.clone());
+            }
             "-L" => line.library_dirs.push(PathBuf::from(value("-L")?)),
             "-l" => line.inputs.push(Input::Library(value("-l")?.to_string_lossy().into_owned())),
             "-Xlinker" => line.linker_options.push(value("-Xlinker")?.to_string_lossy().into_owned()),
