@@ -5,7 +5,10 @@
 //!   and links `example` and `minigzip` with it;
 //! - Lua, built by its makefile (`liblua.a` by `$(AR) $@ $?`, then `lua` linked with it and
 //!   `-lm -ldl`, `-Wl,-E`), with `MYCFLAGS` set for POSIX as the makefile says to for a
-//!   system without Linux's `dlopen`.
+//!   system without Linux's `dlopen`;
+//! - CoreMark, built by its Makefile for the posix port with `SEPARATE_COMPILE=1` (each
+//!   file to an object with `-c`, linked by `LD` with `-lrt`) and run by it too, with
+//!   `RUN="pnacl run"`: its two validation logs hold the CRCs of the gcc build's.
 //!
 //! The pexes then run under `pnacl run` against the gcc -m32 build of the same build files.
 
@@ -188,4 +191,41 @@ fn lua_builds_with_its_own_makefile() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+/// The CRC lines of CoreMark's run logs in `dir`.
+fn coremark_crcs(dir: &Path) -> Vec<String> {
+    let mut crcs = Vec::new();
+    for log in ["run1.log", "run2.log"] {
+        let text = std::fs::read_to_string(dir.join(log)).unwrap_or_else(|e| panic!("{log}: {e}"));
+        crcs.extend(text.lines().filter(|l| l.contains("crc")).map(|l| format!("{log}: {l}")));
+    }
+    crcs
+}
+
+#[test]
+fn coremark_builds_and_runs_with_its_own_makefile() {
+    require_compilers();
+    require("make", "make");
+    let pnacl = pnacl_binary();
+    let (pdir, ndir) = (tempfile::tempdir().expect("tempdir"), tempfile::tempdir().expect("tempdir"));
+    let (pdir, ndir) = (pdir.path(), ndir.path());
+    let cc = format!("{} cc", pnacl.display());
+    let run = format!("{} run", pnacl.display());
+    for (dir, cc, run) in [(pdir, cc.as_str(), run.as_str()), (ndir, "gcc -m32", "")] {
+        copy_dir(&corpus_dir().join("c/coremark"), dir);
+        let mut make = Command::new("make");
+        make.args(["PORT_DIR=posix", "SEPARATE_COMPILE=1", "ITERATIONS=300"])
+            .arg(format!("CC={cc}"))
+            .arg(format!("LD={cc}"))
+            .arg(format!("RUN={run}"))
+            .env("XDG_CACHE_HOME", test_cache_home());
+        run_ok(make, dir, &format!("make PORT_DIR=posix CC=\"{cc}\" (CoreMark)"));
+    }
+    let exe = std::fs::read(pdir.join("coremark.exe")).expect("make wrote coremark.exe");
+    assert!(exe.starts_with(b"PEXE"), "make's pnacl build of CoreMark is not a pexe");
+    assert!(pdir.join("core_main.o").is_file(), "SEPARATE_COMPILE made no objects");
+    let want = coremark_crcs(ndir);
+    assert!(want.len() >= 10, "the native CoreMark logs hold {want:?}");
+    assert_eq!(coremark_crcs(pdir), want);
 }
