@@ -231,3 +231,47 @@ pub fn members(path: &Path, bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, Stri
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// An archive of two members that are not bitcode (no symbols), and a member name of
+    /// more than 15 bytes (GNU's long-name table).
+    fn sample() -> Vec<u8> {
+        to_bytes(vec![
+            ("a.o".to_string(), b"first member".to_vec()),
+            ("a-member-with-a-long-name.o".to_string(), b"second".to_vec()),
+        ])
+        .expect("an archive")
+    }
+
+    #[test]
+    fn members_come_back_as_they_went_in() {
+        let got = members(Path::new("x.a"), &sample()).expect("members");
+        assert_eq!(
+            got,
+            vec![
+                ("a.o".to_string(), b"first member".to_vec()),
+                ("a-member-with-a-long-name.o".to_string(), b"second".to_vec())
+            ]
+        );
+        let archive = Archive::parse(Path::new("x.a"), sample()).expect("an archive");
+        assert_eq!(archive.defining("anything"), None);
+    }
+
+    proptest! {
+        /// A damaged or cut archive is an error or some members, never a panic.
+        #[test]
+        fn damaged_archives_never_panic(at in 0usize..400, byte in any::<u8>(), cut in 0usize..400) {
+            let mut bytes = sample();
+            if let Some(b) = bytes.get_mut(at) {
+                *b = byte;
+            }
+            bytes.truncate(cut.max(8));
+            let _ = members(Path::new("x.a"), &bytes);
+            let _ = Archive::parse(Path::new("x.a"), bytes);
+        }
+    }
+}
