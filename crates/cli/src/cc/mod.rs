@@ -22,12 +22,14 @@ use std::process::Command;
 /// Arguments of `pnacl cc`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Used as cc is: -c writes an LLVM bitcode object of each source (a.c to a.o, or -o FILE \
-                  for one source), -E the preprocessed source; otherwise the sources, objects (.o, .bc) and \
+                  for one source), -E the preprocessed source (-M, -MM: its dependencies); otherwise the \
+                  sources, objects (.o, .bc) and \
                   archives (.a; -lNAME finds libNAME.a in the -L directories) given are linked with the C \
                   library into a pexe (-o FILE, a.out by default). Archive members are taken as a linker \
                   takes them: those defining a symbol still undefined. -lm, -lc, -lpthread, -lrt and -ldl \
                   are part of the C library, always linked. Every symbol nothing defines is reported with \
-                  the files that use it, and nothing is written.\n\n\
+                  the files that use it, every symbol two files define with those files, and nothing is \
+                  written.\n\n\
                   Every other option goes to clang (-O2, -DNAME, -I DIR, -std=c11, -Wall, -MD, -MMD, -MF \
                   FILE, -MT, -MP, ...); -fPIC, -static, -s, -pipe and -pthread are accepted and mean nothing \
                   for a pexe; linker options (-Wl,...) are ignored with a warning.\n\n\
