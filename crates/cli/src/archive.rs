@@ -79,16 +79,22 @@ static BITCODE_READER: ar_archive_writer::ObjectReader = ar_archive_writer::Obje
     get_xcoff_member_alignment: |_| 1,
 };
 
-/// Writes the archive `members` (name, bitcode) to `path`, with its symbol table.
-pub fn write(path: &Path, members: Vec<(String, Vec<u8>)>) -> Result<(), String> {
+/// The archive of `members` (name, contents; bitcode members' defined symbols go in its
+/// symbol table), as GNU `ar` lays it out, deterministically (no dates, owners or modes).
+pub fn to_bytes(members: Vec<(String, Vec<u8>)>) -> std::io::Result<Vec<u8>> {
     let members: Vec<_> = members
         .into_iter()
         .map(|(name, bytes)| ar_archive_writer::NewArchiveMember::new(bytes, &BITCODE_READER, name))
         .collect();
     let mut out = std::io::Cursor::new(Vec::new());
-    ar_archive_writer::write_archive_to_stream(&mut out, &members, ar_archive_writer::ArchiveKind::Gnu, false, None)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    std::fs::write(path, out.into_inner()).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    ar_archive_writer::write_archive_to_stream(&mut out, &members, ar_archive_writer::ArchiveKind::Gnu, false, None)?;
+    Ok(out.into_inner())
+}
+
+/// Writes the archive `members` (name, bitcode) to `path`, with its symbol table.
+pub fn write(path: &Path, members: Vec<(String, Vec<u8>)>) -> Result<(), String> {
+    let bytes = to_bytes(members).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// An archive opened for linking: its bytes and which member defines each symbol.
@@ -102,41 +108,49 @@ pub struct Archive {
 }
 
 impl Archive {
-    /// Reads the archive at `path` and its symbol table. An archive without one (made
-    /// by `ar` without `s`) is indexed by reading every member.
+    /// Reads the archive at `path` and its symbol table. An archive without one, or with
+    /// an empty one (`ar` without `s`, or binutils' `ar`, which cannot read bitcode's
+    /// symbols), is indexed by reading every member.
     pub fn open(path: &Path) -> Result<Archive, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = crate::input::read_input(path, crate::input::Expect::Archive)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Archive::parse(path, bytes)
+    }
+
+    fn parse(path: &Path, bytes: Vec<u8>) -> Result<Archive, String> {
         let bad = |e: object::read::Error| format!("{}: not an archive: {e}", path.display());
         let file = ArchiveFile::parse(&*bytes).map_err(bad)?;
+        if file.is_thin() {
+            return Err(format!("{}: a thin archive (its members are other files): not supported", path.display()));
+        }
         let mut members = Vec::new();
         let mut index = HashMap::new();
-        match file.symbols().map_err(bad)? {
-            Some(table) => {
-                let mut by_offset: HashMap<u64, usize> = HashMap::new();
-                for sym in table {
-                    let sym = sym.map_err(bad)?;
-                    let offset = sym.offset().0;
-                    let k = match by_offset.get(&offset) {
-                        Some(&k) => k,
-                        None => {
-                            let member = file.member(sym.offset()).map_err(bad)?;
-                            members.push((String::from_utf8_lossy(member.name()).into_owned(), member.file_range()));
-                            by_offset.insert(offset, members.len() - 1);
-                            members.len() - 1
-                        }
-                    };
-                    index.entry(String::from_utf8_lossy(sym.name()).into_owned()).or_insert(k);
-                }
-            }
-            None => {
-                for member in file.members() {
-                    let member = member.map_err(bad)?;
-                    let data = member.data(&*bytes).map_err(bad)?;
-                    if let Ok(m) = pnacl_llvm::read(data) {
+        if let Some(table) = file.symbols().map_err(bad)? {
+            let mut by_offset: HashMap<u64, usize> = HashMap::new();
+            for sym in table {
+                let sym = sym.map_err(bad)?;
+                let offset = sym.offset().0;
+                let k = match by_offset.get(&offset) {
+                    Some(&k) => k,
+                    None => {
+                        let member = file.member(sym.offset()).map_err(bad)?;
                         members.push((String::from_utf8_lossy(member.name()).into_owned(), member.file_range()));
-                        for name in symbols(&m).defined {
-                            index.entry(name).or_insert(members.len() - 1);
-                        }
+                        by_offset.insert(offset, members.len() - 1);
+                        members.len() - 1
+                    }
+                };
+                index.entry(String::from_utf8_lossy(sym.name()).into_owned()).or_insert(k);
+            }
+        }
+        if index.is_empty() {
+            members.clear();
+            for member in file.members() {
+                let member = member.map_err(bad)?;
+                let data = member.data(&*bytes).map_err(bad)?;
+                if let Ok(m) = pnacl_llvm::read(data) {
+                    members.push((String::from_utf8_lossy(member.name()).into_owned(), member.file_range()));
+                    for name in symbols(&m).defined {
+                        index.entry(name).or_insert(members.len() - 1);
                     }
                 }
             }
@@ -166,8 +180,13 @@ impl Archive {
 /// The members of `archives` a program needs, as a linker picks them from a group of
 /// archives (`--start-group`): every member that defines a symbol the program, or a
 /// member already taken, uses and nobody defines yet; `roots` are needed from the start
-/// (`_start`). Returns the members' modules in the order they were taken.
-pub fn pick(program: &[Module], roots: &[&str], archives: &[Archive]) -> Result<Vec<Module>, String> {
+/// (`_start`). Returns the members' modules, with their names (`archive(member)`), in the
+/// order they were taken.
+pub fn pick<'a>(
+    program: impl IntoIterator<Item = &'a Module>,
+    roots: &[&str],
+    archives: &[Archive],
+) -> Result<Vec<(String, Module)>, String> {
     let mut defined = BTreeSet::new();
     let mut wanted: Vec<String> = roots.iter().map(|s| s.to_string()).collect();
     for m in program {
@@ -187,11 +206,72 @@ pub fn pick(program: &[Module], roots: &[&str], archives: &[Archive]) -> Result<
         if !taken.insert(key) {
             continue;
         }
-        let (_, m) = archives[key.0].module(key.1)?;
+        let (member, m) = archives[key.0].module(key.1)?;
         let s = symbols(&m);
         defined.extend(s.defined);
         wanted.extend(s.undefined.into_iter().filter(|u| !defined.contains(u)));
-        out.push(m);
+        out.push((member, m));
     }
     Ok(out)
+}
+
+/// The members of the archive `bytes` read from `path` (name, contents), in order; the
+/// symbol table and the long-names table are not members.
+pub fn members(path: &Path, bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let bad = |e: object::read::Error| format!("{}: not an archive: {e}", path.display());
+    let file = ArchiveFile::parse(bytes).map_err(bad)?;
+    if file.is_thin() {
+        return Err(format!("{}: a thin archive (its members are other files): not supported", path.display()));
+    }
+    let mut out = Vec::new();
+    for member in file.members() {
+        let member = member.map_err(bad)?;
+        let data = member.data(bytes).map_err(bad)?;
+        out.push((String::from_utf8_lossy(member.name()).into_owned(), data.to_vec()));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// An archive of two members that are not bitcode (no symbols), and a member name of
+    /// more than 15 bytes (GNU's long-name table).
+    fn sample() -> Vec<u8> {
+        to_bytes(vec![
+            ("a.o".to_string(), b"first member".to_vec()),
+            ("a-member-with-a-long-name.o".to_string(), b"second".to_vec()),
+        ])
+        .expect("an archive")
+    }
+
+    #[test]
+    fn members_come_back_as_they_went_in() {
+        let got = members(Path::new("x.a"), &sample()).expect("members");
+        assert_eq!(
+            got,
+            vec![
+                ("a.o".to_string(), b"first member".to_vec()),
+                ("a-member-with-a-long-name.o".to_string(), b"second".to_vec())
+            ]
+        );
+        let archive = Archive::parse(Path::new("x.a"), sample()).expect("an archive");
+        assert_eq!(archive.defining("anything"), None);
+    }
+
+    proptest! {
+        /// A damaged or cut archive is an error or some members, never a panic.
+        #[test]
+        fn damaged_archives_never_panic(at in 0usize..400, byte in any::<u8>(), cut in 0usize..400) {
+            let mut bytes = sample();
+            if let Some(b) = bytes.get_mut(at) {
+                *b = byte;
+            }
+            bytes.truncate(cut.max(8));
+            let _ = members(Path::new("x.a"), &bytes);
+            let _ = Archive::parse(Path::new("x.a"), bytes);
+        }
+    }
 }

@@ -80,11 +80,14 @@ pub enum Expect {
     Text,
     /// What `run` and `compile` take: a pexe, an image (`.pnaclo`) or PNaClAsm text.
     Program,
+    /// An `ar` archive (`!<arch>`).
+    Archive,
 }
 
 const PEXE_MAGIC: &[u8] = b"PEXE";
 const LLVM_MAGIC: &[u8] = b"BC\xc0\xde";
 const WRAPPER_MAGIC: &[u8] = &[0xde, 0xc0, 0x17, 0x0b];
+const ARCHIVE_MAGIC: &[u8] = b"!<arch>\n";
 
 /// What the bytes read so far say about the input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,7 +107,7 @@ impl Expect {
     fn format_limit(self) -> Option<(u64, &'static str)> {
         match self {
             Expect::Pexe | Expect::Bitcode => Some((MAX_BITCODE, "a bitcode file")),
-            Expect::Text | Expect::Program => None,
+            Expect::Text | Expect::Program | Expect::Archive => None,
         }
     }
 
@@ -129,6 +132,9 @@ impl Expect {
             Expect::Program if magic(PEXE_MAGIC) || magic(pnacl_runtime::MAGIC) => Verdict::Binary,
             Expect::Text if bitcode => Verdict::Stop(bytes.len().min(KEPT_OF_A_MISMATCH)),
             Expect::Text | Expect::Program => text_verdict(bytes, 0),
+            Expect::Archive if bytes.len() < ARCHIVE_MAGIC.len() && !at_end => Verdict::Undecided,
+            Expect::Archive if magic(ARCHIVE_MAGIC) => Verdict::Binary,
+            Expect::Archive => Verdict::Stop(bytes.len().min(KEPT_OF_A_MISMATCH)),
         }
     }
 }
@@ -302,6 +308,11 @@ mod tests {
         let mut image = pnacl_runtime::MAGIC.to_vec();
         image.extend_from_slice(&zeros);
         assert_eq!(read_bytes(&image, Expect::Program, u64::MAX).unwrap(), image);
+        // Archives: read whole after their magic, and only a few bytes of anything else.
+        let mut archive = ARCHIVE_MAGIC.to_vec();
+        archive.extend_from_slice(&zeros);
+        assert_eq!(read_bytes(&archive, Expect::Archive, u64::MAX).unwrap(), archive);
+        assert_eq!(read_bytes(&zeros, Expect::Archive, u64::MAX).unwrap().len(), KEPT_OF_A_MISMATCH);
     }
 
     #[test]

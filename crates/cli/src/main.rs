@@ -15,6 +15,7 @@
 //! warnings with `report::emit("NAME", &diagnostic.warning())`.
 
 mod analyze;
+mod ar;
 mod archive;
 mod asm;
 mod cache;
@@ -111,8 +112,12 @@ enum Command {
     Freeze(freeze::Args),
     /// Strip and freeze ABI-simplified LLVM bitcode into a checked pexe (pnacl-finalize).
     Finalize(finalize::Args),
-    /// Compile C to a pexe: clang for le32, pnacl's C library, simplify, finalize.
+    /// Compile C to a pexe: clang for le32, pnacl's C library, simplify, finalize (or, with
+    /// -c, to a bitcode object; objects and archives link as cc links them).
     Cc(cc::Args),
+    /// Make, list and extract archives of bitcode objects (`pnacl ar rcs libx.a a.o b.o`),
+    /// which `pnacl cc -lx` links from.
+    Ar(ar::Args),
     /// Link LLVM bitcode, run PNaCl's ABI simplification passes and finalize into a pexe.
     Simplify(simplify::Args),
     /// Turn a pexe into LLVM IR text for today's LLVM (pnacl-thaw).
@@ -193,9 +198,9 @@ fn json_help(subcommand: &str) -> &'static str {
              and --stats stay text"
         }
         "cc" => {
-            "Write pnacl's diagnostics as JSON objects, one per line on standard error (a construct no pass \
-             can bring into the ABI, each ABI violation of the pexe with its rule); clang's own messages stay \
-             clang's"
+            "Write pnacl's diagnostics as JSON objects, one per line on standard error (each undefined symbol \
+             with the files that use it, a construct no pass can bring into the ABI, each ABI violation of the \
+             pexe with its rule); clang's own messages stay clang's"
         }
         "simplify" => {
             "Write diagnostics as JSON objects, one per line on standard error (what the passes or the writer \
@@ -264,6 +269,7 @@ fn main() {
         Command::Thaw(a) => thaw::run(a),
         Command::Simplify(a) => simplify::run(a),
         Command::Cc(a) => cc::run(a),
+        Command::Ar(a) => ar::run(a),
         Command::Compress(a) => compress::run(a),
         Command::Compile(a) => compile::run(a),
         Command::Cache(a) => cache::run(a),
