@@ -66,8 +66,6 @@ def bench_runs(root, corpus, pnacl, quick, run_rows, output_ok, work, env):
     times = 3 if quick else 5
     node = ["node", "--no-warnings"]
     runner = os.path.join(work, "wasi-run.mjs")
-    with open(runner, "w") as f:
-        f.write(WASI_RUNNER)
     rows, seen = [], set()
     for r in run_rows("bench"):
         if (r["file"], r["args"]) in seen:
@@ -177,6 +175,8 @@ def bench_wasm(root, corpus, pnacl, quick, run_rows, output_ok, run, mbps):
     need("clang-19", "clang-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32")
     work = tempfile.mkdtemp(prefix="pnacl-bench-wasm-")
     env = dict(os.environ, XDG_CACHE_HOME=os.path.join(work, "cache"))
+    with open(os.path.join(work, "wasi-run.mjs"), "w") as f:
+        f.write(WASI_RUNNER)
     run(["cargo", "bench", "--profile", "dist", "-p", "pnacl-wasm", "--bench", "translate", "--",
          "--noplot"] + (["--quick"] if quick else []))
     base = mbps("wasm", "supernet_api/read-validate (baseline)")

@@ -52,6 +52,7 @@ import * as threads from './irt/threads.mjs';
  * @property {(status: number) => never} exit
  * @property {(text: string) => void} stderr
  * @property {() => void} beforeOutput
+ * @property {import('./gather.mjs').Gather | null} gather  standard output's gathering (Node, not a terminal)
  * @property {() => never} brokenPipe
  * @property {(start: number, stack: number, tp: number) => void} startThread
  * @property {(flag: number) => never} threadExit
@@ -113,7 +114,13 @@ export async function runThread(data, post) {
     argv0: data.argv0,
     browser: false,
     exports: () => exports,
+    gather: null,
     exit(status) {
+      const lost = ctx.gather?.finish() ?? null;
+      if (lost !== null) {
+        stderr(lost);
+        if (status === 0) status = 1;
+      }
       if (claim()) {
         Atomics.store(words, CTL.EXIT_STATUS, status);
         postExit(status);
@@ -136,7 +143,8 @@ export async function runThread(data, post) {
       throw new ThreadExit(flag);
     },
   };
-  const irt = {
+  /** @type {Record<string, Function>} */
+  const calls = {
     ...query.functions(ctx),
     ...basic.functions(ctx),
     ...fdio.functions(ctx),
@@ -144,10 +152,23 @@ export async function runThread(data, post) {
     ...memory.functions(ctx),
     ...threads.functions(ctx),
   };
+  // Every IRT call but a write first passes on what standard output gathered (gather.mjs).
+  const irt = Object.fromEntries(
+    Object.entries(calls).map(([name, f]) => [
+      name,
+      name === 'write'
+        ? f
+        : (/** @type {any[]} */ ...args) => {
+            if (ctx.gather !== null && ctx.gather.len !== 0) ctx.gather.tick();
+            return f(...args);
+          },
+    ]),
+  );
   const imports = { irt, pnacl: { fmod: (/** @type {number} */ a, /** @type {number} */ b) => a % b }, env: { memory: guestMemory } };
   const instance = new WebAssembly.Instance(data.module, imports);
   exports = instance.exports;
   const ended = () => {
+    ctx.gather?.flush();
     if (Atomics.sub(words, CTL.THREADS, 1) === 1 && claim()) postExit(0);
   };
   try {
@@ -185,6 +206,7 @@ export async function runThread(data, post) {
       ended();
       return;
     }
+    ctx.gather?.finish();
     const tag = exports.longjmp;
     const line = trapLine(e, data.module, meta, { tag, longjmpFrom: () => exports.longjmp_from.value });
     if (claim()) {

@@ -11,6 +11,7 @@ pub const HOST_FILES: &[(&str, &str)] = &[
     ("browser.mjs", include_str!("../js/browser.mjs")),
     ("errno.mjs", include_str!("../js/errno.mjs")),
     ("files.mjs", include_str!("../js/files.mjs")),
+    ("gather.mjs", include_str!("../js/gather.mjs")),
     ("guest.mjs", include_str!("../js/guest.mjs")),
     ("meta.mjs", include_str!("../js/meta.mjs")),
     ("node.mjs", include_str!("../js/node.mjs")),

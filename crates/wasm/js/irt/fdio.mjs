@@ -2,6 +2,7 @@
 
 import { ERRNO, Errno, irtCall } from '../errno.mjs';
 import { APPEND, DIRECTORY, STREAM } from '../files.mjs';
+import { Gather } from '../gather.mjs';
 import { sleep } from '../guest.mjs';
 
 /** NaCl `st_mode` file types are Linux's; Node reports the host's raw mode. */
@@ -37,12 +38,14 @@ export function putStat(mem, addr, st) {
  * @template T @param {() => T} f @returns {T}
  */
 function blocking(f) {
-  for (;;) {
+  // A full pipe drains within microseconds when its reader is quick: wait from 10 us,
+  // doubling up to 1 ms.
+  for (let wait = 0.01; ; wait = Math.min(wait * 2, 1)) {
     try {
       return f();
     } catch (e) {
       if (/** @type {{code?: string}} */ (e).code !== 'EAGAIN') throw e;
-      sleep(1);
+      sleep(wait);
     }
   }
 }
@@ -81,10 +84,9 @@ export function functions(ctx) {
         const { d, host, flags } = files.get(fd);
         const view = mem.view(buf, count >>> 0);
         ctx.beforeOutput();
-        let n;
-        if (!fs) n = platform.writeStream(host, view);
-        else if (flags & STREAM) {
-          n = 0;
+        /** All of `view` to a stream, as far as the host takes it. */
+        const toStream = () => {
+          let n = 0;
           while (n < view.length) {
             try {
               n += blocking(() => fs.writeSync(host, view, n, view.length - n, null));
@@ -94,7 +96,23 @@ export function functions(ctx) {
               throw e;
             }
           }
-        } else if (flags & APPEND) {
+          return n;
+        };
+        if (fd === 1 && fs && flags & STREAM && !ctx.gather && !platform.isatty(host)) {
+          const writeSome = (/** @type {Uint8Array} */ b, /** @type {number} */ at) =>
+            blocking(() => fs.writeSync(host, b, at, b.length - at, null));
+          ctx.gather = new Gather(fs, host, () => ctx.brokenPipe(), writeSome);
+        }
+        if (fd === 1 && ctx.gather && ctx.gather.host === host && flags & STREAM) {
+          mem.setU32(nwrote, ctx.gather.write(view, toStream));
+          return;
+        }
+        // Any other output comes after what standard output gathered.
+        ctx.gather?.flush();
+        let n;
+        if (!fs) n = platform.writeStream(host, view);
+        else if (flags & STREAM) n = toStream();
+        else if (flags & APPEND) {
           n = fs.writeSync(host, view, 0, view.length, null);
           positions[d] = fs.fstatSync(host, { bigint: true }).size;
         } else {
