@@ -181,10 +181,24 @@ impl Graph {
     /// Kennedy's iteration).
     pub fn dominators(&self, order: &[NodeId], rank: &[u32]) -> Vec<NodeId> {
         let n = self.nodes.len();
-        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+        // Predecessor ranks in one array indexed by node (compressed rows): a vector per
+        // node would cost an allocation per node of every function.
+        let mut start = vec![0u32; n + 1];
         for &x in order {
             for e in &self.nodes[x as usize].succ {
-                preds[e.to as usize].push(rank[x as usize]);
+                start[e.to as usize + 1] += 1;
+            }
+        }
+        for k in 0..n {
+            start[k + 1] += start[k];
+        }
+        let mut fill = start.clone();
+        let mut preds = vec![0u32; start[n] as usize];
+        for &x in order {
+            for e in &self.nodes[x as usize].succ {
+                let at = &mut fill[e.to as usize];
+                preds[*at as usize] = rank[x as usize];
+                *at += 1;
             }
         }
         // idom by rank.
@@ -197,8 +211,9 @@ impl Graph {
         while changed {
             changed = false;
             for r in 1..m {
+                let x = order[r] as usize;
                 let mut new = u32::MAX;
-                for &p in &preds[order[r] as usize] {
+                for &p in &preds[start[x] as usize..start[x + 1] as usize] {
                     if idom[p as usize] == u32::MAX {
                         continue;
                     }
@@ -218,6 +233,25 @@ impl Graph {
         }
         by_node
     }
+
+    /// The reverse postorder and the dominator tree together (what the structurer, the
+    /// reducibility check and the frame placement all need: computed once per function).
+    pub fn dom_tree(&self) -> DomTree {
+        let (order, rank) = self.reverse_postorder();
+        let idom = self.dominators(&order, &rank);
+        DomTree { order, rank, idom }
+    }
+}
+
+/// A graph's reverse postorder and immediate dominators ([`Graph::dom_tree`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DomTree {
+    /// The reachable nodes in reverse postorder.
+    pub order: Vec<NodeId>,
+    /// Each node's place in `order` (`u32::MAX` if unreachable).
+    pub rank: Vec<u32>,
+    /// Each node's immediate dominator (`u32::MAX` if unreachable; the entry is its own).
+    pub idom: Vec<NodeId>,
 }
 
 /// The nearest common dominator of ranks `a` and `b`.

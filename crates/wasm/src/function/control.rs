@@ -14,9 +14,9 @@ const MAX_TABLE: u64 = 1 << 16;
 
 impl Func<'_, '_> {
     /// Emits node `x`'s code and terminator; pushes the work its edges need.
-    pub(super) fn node(&mut self, g: &Graph, shape: &Shape, x: NodeId, work: &mut Vec<Work>) -> Result<(), Refusal> {
+    pub(super) fn node(&mut self, g: &Graph, shape: &Shape<'_>, x: NodeId, work: &mut Vec<Work>) -> Result<(), Refusal> {
         let node = &g.nodes[x as usize];
-        let succ = node.succ.clone();
+        let succ = &node.succ[..];
         match node.kind {
             NodeKind::Jump => {
                 if let Some(&e) = succ.first() {
@@ -29,7 +29,7 @@ impl Func<'_, '_> {
             NodeKind::Dispatch => {
                 let label = self.label();
                 let cases: Vec<(u64, usize)> = (0..succ.len().saturating_sub(1)).map(|k| (k as u64, k)).collect();
-                self.table(shape, x, &succ, Selector::Local(label, Ty::I32), &cases, succ.len() - 1, work)?;
+                self.table(shape, x, succ, Selector::Local(label, Ty::I32), &cases, succ.len() - 1, work)?;
             }
             NodeKind::Code { start, end, .. } => {
                 let (start, end) = (start as usize, end as usize);
@@ -40,7 +40,7 @@ impl Func<'_, '_> {
                 self.code(start, end)?;
                 let last = end.checked_sub(1).map(|i| (i, self.body.insts[i]));
                 match last {
-                    Some((i, inst)) if inst.is_terminator() => self.terminator(shape, x, i, &succ, work)?,
+                    Some((i, inst)) if inst.is_terminator() => self.terminator(shape, x, i, succ, work)?,
                     _ if succ.len() == 1 => work.push(Work::Branch(x, succ[0])),
                     _ => {
                         self.sink().unreachable();
@@ -54,7 +54,7 @@ impl Func<'_, '_> {
 
     fn terminator(
         &mut self,
-        shape: &Shape,
+        shape: &Shape<'_>,
         x: NodeId,
         i: usize,
         succ: &[Edge],
@@ -138,7 +138,7 @@ impl Func<'_, '_> {
     #[allow(clippy::too_many_arguments)]
     fn table(
         &mut self,
-        shape: &Shape,
+        shape: &Shape<'_>,
         x: NodeId,
         succ: &[Edge],
         sel: Selector,

@@ -12,7 +12,7 @@
 //! 64 KiB (the null page) traps.
 
 use super::Func;
-use crate::cfg::{Graph, NodeId, NodeKind};
+use crate::cfg::{DomTree, Graph, NodeId, NodeKind};
 use crate::error::Refusal;
 use crate::module::{GLOBAL_SP, GLOBAL_STACK_LIMIT, Helper};
 use pnacl_bitcode::ir::{Inst, Ty, ValueId, ValueKind};
@@ -67,7 +67,7 @@ impl Func<'_, '_> {
     }
 
     /// The prologue: the frame, setjmp's state and its `loop` and `try`.
-    pub(super) fn prologue(&mut self, g: &Graph) -> Result<(), Refusal> {
+    pub(super) fn prologue(&mut self, g: &Graph, dom: &DomTree) -> Result<(), Refusal> {
         let mut offsets = Vec::new();
         let (mut total, mut max_align) = (0u64, 1u32);
         let (mut any, mut dynamic) = (false, false);
@@ -98,7 +98,7 @@ impl Func<'_, '_> {
             // later only if nothing else moves the stack pointer (a dynamic alloca made
             // before it would lie in it) and no setjmp re-enters the function.
             let movable = !offsets.is_empty() && !dynamic && g.setjmps.is_empty();
-            let at = if movable { self.frame_place(g, &offsets) } else { None };
+            let at = if movable { self.frame_place(g, dom, &offsets) } else { None };
             self.frame = Some(Frame { saved, base, offsets, size: total as u32, align: max_align, at });
             if at.is_none() && base.is_some() {
                 self.allocate_frame();
@@ -130,9 +130,8 @@ impl Func<'_, '_> {
 
     /// Where to allocate the static frame: `None` for the prologue, or the nearest common
     /// dominator of the static allocas' uses when that is not the entry and not in a loop.
-    fn frame_place(&self, g: &Graph, offsets: &[(u32, u32)]) -> Option<NodeId> {
-        let (order, rank) = g.reverse_postorder();
-        let idom = g.dominators(&order, &rank);
+    fn frame_place(&self, g: &Graph, dom: &DomTree, offsets: &[(u32, u32)]) -> Option<NodeId> {
+        let (rank, idom) = (&dom.rank, &dom.idom);
         let mut node_of = vec![u32::MAX; self.body.insts.len()];
         let mut last_of_block = vec![u32::MAX; self.body.num_blocks as usize];
         for (x, node) in g.nodes.iter().enumerate() {

@@ -88,9 +88,15 @@ pub(crate) fn translate(env: &Env<'_>, f: u32) -> Result<Body, Refusal> {
     let body = m.functions[f as usize].body.as_deref().expect("defined functions have bodies");
     let mut t = Func::new(env, f, body);
     let mut g = Graph::build(body, |i| t.is_setjmp(i));
-    irreducible::make_reducible(&mut g);
-    t.prologue(&g)?;
-    t.structure(&g)?;
+    // The dominator tree serves the reducibility check, the frame's placement and the
+    // structurer alike; only a graph made reducible (new nodes) needs it again.
+    let mut dom = g.dom_tree();
+    if !irreducible::is_reducible_with(&g, &dom) {
+        irreducible::make_reducible(&mut g);
+        dom = g.dom_tree();
+    }
+    t.prologue(&g, &dom)?;
+    t.structure(&g, &dom)?;
     t.close_sjlj();
     if !t.terminated {
         t.sink().unreachable();
