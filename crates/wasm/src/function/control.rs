@@ -232,7 +232,8 @@ impl Func<'_, '_> {
     /// pushed, then stored, so the phis read their sources at once) and the label.
     pub(super) fn edge_actions(&mut self, e: &Edge) -> Result<(), Refusal> {
         if let Some((from, to)) = e.phis {
-            let mut stores = Vec::new();
+            let mut stores = std::mem::take(&mut self.phi_stores);
+            stores.clear();
             for i in self.body.block_insts(to as usize) {
                 let (incoming, ty) = match self.body.insts[i] {
                     Inst::Phi { incoming, ty } => (incoming, ty),
@@ -249,9 +250,10 @@ impl Func<'_, '_> {
                 }
                 stores.push(self.local(n));
             }
-            for l in stores.into_iter().rev() {
+            for &l in stores.iter().rev() {
                 self.sink().local_set(l);
             }
+            self.phi_stores = stores;
         }
         if let Some(k) = e.label {
             let l = self.label();

@@ -78,6 +78,10 @@ pub(crate) struct Func<'e, 'm> {
     pub ctx: Vec<structure::Ctx>,
     /// The last instruction emitted transfers control (nothing after it runs).
     pub terminated: bool,
+    /// [`Func::stackify`]'s work arrays.
+    scratch: stackify::Scratch,
+    /// The locals an edge's phi copies store to (kept to spare an allocation per edge).
+    phi_stores: Vec<u32>,
     /// Where the last `br 0` starts, if it was the last instruction emitted.
     pub last_br0: Option<usize>,
 }
@@ -139,6 +143,8 @@ impl<'e, 'm> Func<'e, 'm> {
             ctx: Vec::new(),
             terminated: false,
             last_br0: None,
+            scratch: stackify::Scratch::default(),
+            phi_stores: Vec::new(),
         };
         t.count_uses();
         for (i, &n) in t.inst_value.iter().enumerate() {
