@@ -24,8 +24,10 @@ pub(crate) struct Frame {
     saved: u32,
     /// The local holding the frame base (if there are static allocas).
     base: Option<u32>,
-    /// Offsets of the static allocas, by instruction index.
-    offsets: Vec<(u32, u32)>,
+    /// The frame offset of each instruction that is a static alloca, by instruction index
+    /// (`u32::MAX` for the others): looked up at every use of a value, so a table rather
+    /// than a search.
+    offsets: Vec<u32>,
     /// The frame's size and alignment.
     size: u32,
     align: u32,
@@ -45,7 +47,7 @@ impl Func<'_, '_> {
     /// The frame offset of instruction `i` if it is a static alloca.
     pub(super) fn static_alloca(&self, i: usize) -> Option<u32> {
         let f = self.frame.as_ref()?;
-        f.offsets.binary_search_by_key(&(i as u32), |&(k, _)| k).ok().map(|k| f.offsets[k].1)
+        f.offsets.get(i).copied().filter(|&off| off != u32::MAX)
     }
 
     /// Pushes the frame base plus `off`.
@@ -98,6 +100,14 @@ impl Func<'_, '_> {
             // later only if nothing else moves the stack pointer (a dynamic alloca made
             // before it would lie in it) and no setjmp re-enters the function.
             let movable = !offsets.is_empty() && !dynamic && g.setjmps.is_empty();
+            let mut by_inst = Vec::new();
+            if !offsets.is_empty() {
+                by_inst = vec![u32::MAX; self.body.insts.len()];
+                for &(i, off) in &offsets {
+                    by_inst[i as usize] = off;
+                }
+            }
+            let offsets = by_inst;
             let at = if movable { self.frame_place(g, dom, &offsets) } else { None };
             self.frame = Some(Frame { saved, base, offsets, size: total as u32, align: max_align, at });
             if at.is_none() && base.is_some() {
@@ -130,7 +140,7 @@ impl Func<'_, '_> {
 
     /// Where to allocate the static frame: `None` for the prologue, or the nearest common
     /// dominator of the static allocas' uses when that is not the entry and not in a loop.
-    fn frame_place(&self, g: &Graph, dom: &DomTree, offsets: &[(u32, u32)]) -> Option<NodeId> {
+    fn frame_place(&self, g: &Graph, dom: &DomTree, offsets: &[u32]) -> Option<NodeId> {
         let (rank, idom) = (&dom.rank, &dom.idom);
         let mut node_of = vec![u32::MAX; self.body.insts.len()];
         let mut last_of_block = vec![u32::MAX; self.body.num_blocks as usize];
@@ -144,7 +154,7 @@ impl Func<'_, '_> {
         let is_frame_value = |v: pnacl_bitcode::ir::ValueId| {
             v.0.checked_sub(first)
                 .and_then(|n| self.value_inst.get(n as usize))
-                .is_some_and(|&i| offsets.binary_search_by_key(&i, |&(k, _)| k).is_ok())
+                .is_some_and(|&i| offsets.get(i as usize).is_some_and(|&off| off != u32::MAX))
         };
         let mut common: Option<NodeId> = None;
         for (i, inst) in self.body.insts.iter().enumerate() {
