@@ -75,6 +75,8 @@ impl Graph {
     pub fn build(body: &FunctionBody, is_setjmp: impl Fn(&Inst) -> bool) -> Graph {
         let n = body.num_blocks as usize;
         let mut g = Graph::default();
+        // A node a block, and up to two more (a jump or a dispatch at the entry).
+        g.nodes.reserve(n + 2);
         let mut first = Vec::with_capacity(n);
         let mut last = Vec::with_capacity(n);
         for b in 0..n {

@@ -142,11 +142,9 @@ impl Func<'_, '_> {
     /// dominator of the static allocas' uses when that is not the entry and not in a loop.
     fn frame_place(&self, g: &Graph, dom: &DomTree, offsets: &[u32]) -> Option<NodeId> {
         let (rank, idom) = (&dom.rank, &dom.idom);
-        let mut node_of = vec![u32::MAX; self.body.insts.len()];
         let mut last_of_block = vec![u32::MAX; self.body.num_blocks as usize];
         for (x, node) in g.nodes.iter().enumerate() {
-            if let NodeKind::Code { block, start, end } = node.kind {
-                node_of[start as usize..end as usize].fill(x as u32);
+            if let NodeKind::Code { block, .. } = node.kind {
                 last_of_block[block as usize] = x as u32;
             }
         }
@@ -156,34 +154,38 @@ impl Func<'_, '_> {
                 .and_then(|n| self.value_inst.get(n as usize))
                 .is_some_and(|&i| offsets.get(i as usize).is_some_and(|&off| off != u32::MAX))
         };
+        // The nearest common dominator of the nodes using a frame value (a phi's use is at
+        // the end of the incoming block), visiting each node's instructions in place.
         let mut common: Option<NodeId> = None;
-        for (i, inst) in self.body.insts.iter().enumerate() {
-            let mut uses = Vec::new();
-            inst.for_each_operand(self.body, |v, incoming| {
-                if is_frame_value(v) {
-                    uses.push(match incoming {
-                        Some(b) => last_of_block.get(b as usize).copied().unwrap_or(u32::MAX),
-                        None => node_of[i],
-                    });
+        let mut meet = |x: NodeId| {
+            if x == u32::MAX || rank[x as usize] == u32::MAX {
+                return;
+            }
+            common = Some(match common {
+                None => x,
+                Some(c) => {
+                    let (mut a, mut b) = (c, x);
+                    while a != b {
+                        while rank[a as usize] > rank[b as usize] {
+                            a = idom[a as usize];
+                        }
+                        while rank[b as usize] > rank[a as usize] {
+                            b = idom[b as usize];
+                        }
+                    }
+                    a
                 }
             });
-            for x in uses {
-                if x == u32::MAX || rank[x as usize] == u32::MAX {
-                    continue;
-                }
-                common = Some(match common {
-                    None => x,
-                    Some(c) => {
-                        let (mut a, mut b) = (c, x);
-                        while a != b {
-                            while rank[a as usize] > rank[b as usize] {
-                                a = idom[a as usize];
-                            }
-                            while rank[b as usize] > rank[a as usize] {
-                                b = idom[b as usize];
-                            }
-                        }
-                        a
+        };
+        for (x, node) in g.nodes.iter().enumerate() {
+            let NodeKind::Code { start, end, .. } = node.kind else { continue };
+            for inst in &self.body.insts[start as usize..end as usize] {
+                inst.for_each_operand(self.body, |v, incoming| {
+                    if is_frame_value(v) {
+                        meet(match incoming {
+                            Some(b) => last_of_block.get(b as usize).copied().unwrap_or(u32::MAX),
+                            None => x as u32,
+                        });
                     }
                 });
             }

@@ -96,7 +96,10 @@ impl Func<'_, '_> {
                 s.impure_in[r - start] += 1;
             }
         }
-        self.limit_depth(start, end, &mut s.depth);
+        // A tree is no deeper than the node has instructions: most nodes need no check.
+        if len > MAX_DEPTH as usize {
+            self.limit_depth(start, end, &mut s.depth);
+        }
         self.scratch = s;
     }
 
