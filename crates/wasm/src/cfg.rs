@@ -73,8 +73,26 @@ impl Graph {
     /// The graph of `body`. `is_setjmp` says whether an instruction is a call of
     /// `llvm.nacl.setjmp`. Targets out of range are left out (the reader rejects them).
     pub fn build(body: &FunctionBody, is_setjmp: impl Fn(&Inst) -> bool) -> Graph {
-        let n = body.num_blocks as usize;
         let mut g = Graph::default();
+        g.rebuild(body, is_setjmp);
+        g
+    }
+
+    /// Makes this graph [`Graph::build`]'s graph of `body`, reusing its nodes' edge
+    /// vectors (a translator builds one graph per function, and a vector per node was
+    /// most of the cost of building one).
+    pub fn rebuild(&mut self, body: &FunctionBody, is_setjmp: impl Fn(&Inst) -> bool) {
+        let n = body.num_blocks as usize;
+        let mut pool: Vec<Vec<Edge>> = self.nodes.drain(..).map(|node| node.succ).collect();
+        let mut edges = move || {
+            let mut v = pool.pop().unwrap_or_default();
+            v.clear();
+            v
+        };
+        let g = self;
+        g.entry = 0;
+        g.resume = None;
+        g.setjmps.clear();
         // A node a block, and up to two more (a jump or a dispatch at the entry).
         g.nodes.reserve(n + 2);
         let mut first = Vec::with_capacity(n);
@@ -86,9 +104,11 @@ impl Graph {
             for i in r.clone() {
                 if is_setjmp(&body.insts[i]) && i + 1 < r.end {
                     let id = g.nodes.len() as NodeId;
+                    let mut succ = edges();
+                    succ.push(Edge { to: id + 1, label: None, phis: None });
                     g.nodes.push(Node {
                         kind: NodeKind::Code { block: b as u32, start: start as u32, end: i as u32 + 1 },
-                        succ: vec![Edge { to: id + 1, label: None, phis: None }],
+                        succ,
                     });
                     g.setjmps.push((id + 1, i as u32));
                     start = i + 1;
@@ -97,31 +117,27 @@ impl Graph {
             last.push(g.nodes.len() as NodeId);
             g.nodes.push(Node {
                 kind: NodeKind::Code { block: b as u32, start: start as u32, end: r.end as u32 },
-                succ: Vec::new(),
+                succ: edges(),
             });
         }
-        let has_phis: Vec<bool> = (0..n)
-            .map(|b| {
-                body.block_insts(b)
-                    .map(|i| &body.insts[i])
-                    .find(|i| !matches!(i, Inst::ForwardDecl { .. }))
-                    .is_some_and(|i| matches!(i, Inst::Phi { .. }))
-            })
-            .collect();
+        let has_phis = |b: u32| {
+            body.block_insts(b as usize)
+                .map(|i| &body.insts[i])
+                .find(|i| !matches!(i, Inst::ForwardDecl { .. }))
+                .is_some_and(|i| matches!(i, Inst::Phi { .. }))
+        };
         for (b, &node) in last.iter().enumerate() {
-            let node = node as usize;
-            let mut succ = Vec::new();
+            let succ = &mut g.nodes[node as usize].succ;
             body.for_each_successor(b, |t| {
                 if (t as usize) < n {
-                    let phis = has_phis[t as usize].then_some((b as u32, t));
+                    let phis = has_phis(t).then_some((b as u32, t));
                     succ.push(Edge { to: first[t as usize], label: None, phis });
                 }
             });
-            g.nodes[node].succ = succ;
         }
         if n == 0 {
             g.nodes.push(Node { kind: NodeKind::Jump, succ: Vec::new() });
-            return g;
+            return;
         }
         g.entry = first[0];
         if !g.setjmps.is_empty() {
@@ -137,7 +153,6 @@ impl Graph {
             let e = g.entry;
             g.entry = g.add(NodeKind::Jump, vec![Edge { to: e, label: None, phis: None }]);
         }
-        g
     }
 
     /// Adds a node; returns its id.

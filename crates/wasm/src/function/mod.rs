@@ -91,7 +91,8 @@ pub(crate) fn translate(env: &Env<'_>, f: u32) -> Result<Body, Refusal> {
     let m = env.m;
     let body = m.functions[f as usize].body.as_deref().expect("defined functions have bodies");
     let mut t = Func::new(env, f, body);
-    let mut g = Graph::build(body, |i| t.is_setjmp(i));
+    let mut g = SPARE_GRAPH.with(|c| c.take());
+    g.rebuild(body, |i| t.is_setjmp(i));
     // The dominator tree serves the reducibility check, the frame's placement and the
     // structurer alike; only a graph made reducible (new nodes) needs it again.
     let mut dom = g.dom_tree();
@@ -106,6 +107,7 @@ pub(crate) fn translate(env: &Env<'_>, f: u32) -> Result<Body, Refusal> {
         t.sink().unreachable();
     }
     t.sink().end();
+    SPARE_GRAPH.with(|c| c.set(g));
     Ok(t.finish())
 }
 
@@ -129,6 +131,8 @@ struct Spare {
 
 thread_local! {
     static SPARE: std::cell::Cell<Spare> = std::cell::Cell::new(Spare::default());
+    /// The last function's graph, whose nodes' edge vectors the next one reuses.
+    static SPARE_GRAPH: std::cell::Cell<Graph> = std::cell::Cell::new(Graph::default());
 }
 
 impl<'e, 'm> Func<'e, 'm> {
