@@ -168,95 +168,16 @@ impl Graph {
     /// The nodes reachable from the entry in reverse postorder, and each node's place in
     /// it (`u32::MAX` if unreachable).
     pub fn reverse_postorder(&self) -> (Vec<NodeId>, Vec<u32>) {
-        let n = self.nodes.len();
-        let mut seen = vec![false; n];
-        let mut post = Vec::with_capacity(n);
-        let mut stack: Vec<(NodeId, usize)> = vec![(self.entry, 0)];
-        seen[self.entry as usize] = true;
-        while let Some(&mut (x, ref mut next)) = stack.last_mut() {
-            if let Some(e) = self.nodes[x as usize].succ.get(*next) {
-                *next += 1;
-                if !seen[e.to as usize] {
-                    seen[e.to as usize] = true;
-                    stack.push((e.to, 0));
-                }
-            } else {
-                post.push(x);
-                stack.pop();
-            }
-        }
-        post.reverse();
-        let mut rank = vec![u32::MAX; n];
-        for (i, &x) in post.iter().enumerate() {
-            rank[x as usize] = i as u32;
-        }
-        (post, rank)
-    }
-
-    /// Immediate dominators of the reachable nodes, by node (`u32::MAX` for unreachable
-    /// ones; the entry is its own), given the reverse postorder (Cooper, Harvey and
-    /// Kennedy's iteration).
-    pub fn dominators(&self, order: &[NodeId], rank: &[u32]) -> Vec<NodeId> {
-        let n = self.nodes.len();
-        // Predecessor ranks in one array indexed by node (compressed rows): a vector per
-        // node would cost an allocation per node of every function.
-        let mut start = vec![0u32; n + 1];
-        for &x in order {
-            for e in &self.nodes[x as usize].succ {
-                start[e.to as usize + 1] += 1;
-            }
-        }
-        for k in 0..n {
-            start[k + 1] += start[k];
-        }
-        let mut fill = start.clone();
-        let mut preds = vec![0u32; start[n] as usize];
-        for &x in order {
-            for e in &self.nodes[x as usize].succ {
-                let at = &mut fill[e.to as usize];
-                preds[*at as usize] = rank[x as usize];
-                *at += 1;
-            }
-        }
-        // idom by rank.
-        let m = order.len();
-        let mut idom = vec![u32::MAX; m];
-        if m > 0 {
-            idom[0] = 0;
-        }
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for r in 1..m {
-                let x = order[r] as usize;
-                let mut new = u32::MAX;
-                for &p in &preds[start[x] as usize..start[x + 1] as usize] {
-                    if idom[p as usize] == u32::MAX {
-                        continue;
-                    }
-                    new = if new == u32::MAX { p } else { intersect(&idom, p, new) };
-                }
-                if new != idom[r] {
-                    idom[r] = new;
-                    changed = true;
-                }
-            }
-        }
-        let mut by_node = vec![u32::MAX; n];
-        for r in 0..m {
-            if idom[r] != u32::MAX {
-                by_node[order[r] as usize] = order[idom[r] as usize];
-            }
-        }
-        by_node
+        let d = self.dom_tree();
+        (d.order, d.rank)
     }
 
     /// The reverse postorder and the dominator tree together (what the structurer, the
     /// reducibility check and the frame placement all need: computed once per function).
     pub fn dom_tree(&self) -> DomTree {
-        let (order, rank) = self.reverse_postorder();
-        let idom = self.dominators(&order, &rank);
-        DomTree { order, rank, idom }
+        let mut d = DomTree::default();
+        d.compute(self);
+        d
     }
 }
 
@@ -269,6 +190,114 @@ pub struct DomTree {
     pub rank: Vec<u32>,
     /// Each node's immediate dominator (`u32::MAX` if unreachable; the entry is its own).
     pub idom: Vec<NodeId>,
+    /// Work arrays, kept with the result so that recomputing it for the next function
+    /// allocates nothing (a translator computes one per function, most of them small).
+    work: DomWork,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct DomWork {
+    seen: Vec<bool>,
+    stack: Vec<(NodeId, usize)>,
+    /// Predecessor ranks of each node, in one array (compressed rows: `start[x]..start[x
+    /// + 1]`).
+    start: Vec<u32>,
+    fill: Vec<u32>,
+    preds: Vec<u32>,
+    /// Immediate dominators by rank.
+    by_rank: Vec<u32>,
+}
+
+impl DomTree {
+    /// Makes this the dominator tree of `g`: the reverse postorder of the nodes reachable
+    /// from the entry, then Cooper, Harvey and Kennedy's iteration over it.
+    pub fn compute(&mut self, g: &Graph) {
+        let n = g.nodes.len();
+        let w = &mut self.work;
+        // Reverse postorder.
+        w.seen.clear();
+        w.seen.resize(n, false);
+        let post = &mut self.order;
+        post.clear();
+        w.stack.clear();
+        w.stack.push((g.entry, 0));
+        w.seen[g.entry as usize] = true;
+        while let Some(&mut (x, ref mut next)) = w.stack.last_mut() {
+            if let Some(e) = g.nodes[x as usize].succ.get(*next) {
+                *next += 1;
+                if !w.seen[e.to as usize] {
+                    w.seen[e.to as usize] = true;
+                    w.stack.push((e.to, 0));
+                }
+            } else {
+                post.push(x);
+                w.stack.pop();
+            }
+        }
+        post.reverse();
+        let (order, rank) = (&self.order, &mut self.rank);
+        rank.clear();
+        rank.resize(n, u32::MAX);
+        for (i, &x) in order.iter().enumerate() {
+            rank[x as usize] = i as u32;
+        }
+        // Predecessors.
+        w.start.clear();
+        w.start.resize(n + 1, 0);
+        for &x in order {
+            for e in &g.nodes[x as usize].succ {
+                w.start[e.to as usize + 1] += 1;
+            }
+        }
+        for k in 0..n {
+            w.start[k + 1] += w.start[k];
+        }
+        w.fill.clear();
+        w.fill.extend_from_slice(&w.start);
+        w.preds.clear();
+        w.preds.resize(w.start[n] as usize, 0);
+        for &x in order {
+            for e in &g.nodes[x as usize].succ {
+                let at = &mut w.fill[e.to as usize];
+                w.preds[*at as usize] = rank[x as usize];
+                *at += 1;
+            }
+        }
+        // idom by rank.
+        let m = order.len();
+        let idom = &mut w.by_rank;
+        idom.clear();
+        idom.resize(m, u32::MAX);
+        if m > 0 {
+            idom[0] = 0;
+        }
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for r in 1..m {
+                let x = order[r] as usize;
+                let mut new = u32::MAX;
+                for &p in &w.preds[w.start[x] as usize..w.start[x + 1] as usize] {
+                    if idom[p as usize] == u32::MAX {
+                        continue;
+                    }
+                    new = if new == u32::MAX { p } else { intersect(idom, p, new) };
+                }
+                if new != idom[r] {
+                    idom[r] = new;
+                    changed = true;
+                }
+            }
+        }
+        let by_node = &mut self.idom;
+        by_node.clear();
+        by_node.resize(n, u32::MAX);
+        for r in 0..m {
+            if idom[r] != u32::MAX {
+                by_node[order[r] as usize] = order[idom[r] as usize];
+            }
+        }
+    }
 }
 
 /// The nearest common dominator of ranks `a` and `b`.

@@ -22,7 +22,7 @@ pub fn is_reducible(g: &Graph) -> bool {
 
 /// [`is_reducible`] given the graph's dominator tree.
 pub fn is_reducible_with(g: &Graph, dom: &DomTree) -> bool {
-    let DomTree { order, rank, idom } = dom;
+    let DomTree { order, rank, idom, .. } = dom;
     order.iter().all(|&x| {
         g.nodes[x as usize]
             .succ

@@ -14,7 +14,13 @@ const MAX_TABLE: u64 = 1 << 16;
 
 impl Func<'_, '_> {
     /// Emits node `x`'s code and terminator; pushes the work its edges need.
-    pub(super) fn node(&mut self, g: &Graph, shape: &Shape<'_>, x: NodeId, work: &mut Vec<Work>) -> Result<(), Refusal> {
+    pub(super) fn node(
+        &mut self,
+        g: &Graph,
+        shape: &Shape<'_>,
+        x: NodeId,
+        work: &mut Vec<Work>,
+    ) -> Result<(), Refusal> {
         let node = &g.nodes[x as usize];
         let succ = &node.succ[..];
         match node.kind {

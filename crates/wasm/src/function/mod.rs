@@ -95,10 +95,11 @@ pub(crate) fn translate(env: &Env<'_>, f: u32) -> Result<Body, Refusal> {
     g.rebuild(body, |i| t.is_setjmp(i));
     // The dominator tree serves the reducibility check, the frame's placement and the
     // structurer alike; only a graph made reducible (new nodes) needs it again.
-    let mut dom = g.dom_tree();
+    let mut dom = SPARE_DOM.with(|c| c.take());
+    dom.compute(&g);
     if !irreducible::is_reducible_with(&g, &dom) {
         irreducible::make_reducible(&mut g);
-        dom = g.dom_tree();
+        dom.compute(&g);
     }
     t.prologue(&g, &dom)?;
     t.structure(&g, &dom)?;
@@ -108,6 +109,7 @@ pub(crate) fn translate(env: &Env<'_>, f: u32) -> Result<Body, Refusal> {
     }
     t.sink().end();
     SPARE_GRAPH.with(|c| c.set(g));
+    SPARE_DOM.with(|c| c.set(dom));
     Ok(t.finish())
 }
 
@@ -133,6 +135,8 @@ thread_local! {
     static SPARE: std::cell::Cell<Spare> = std::cell::Cell::new(Spare::default());
     /// The last function's graph, whose nodes' edge vectors the next one reuses.
     static SPARE_GRAPH: std::cell::Cell<Graph> = std::cell::Cell::new(Graph::default());
+    /// The last function's dominator tree, whose arrays the next one reuses.
+    static SPARE_DOM: std::cell::Cell<crate::cfg::DomTree> = std::cell::Cell::new(crate::cfg::DomTree::default());
 }
 
 impl<'e, 'm> Func<'e, 'm> {
