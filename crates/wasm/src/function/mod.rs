@@ -80,6 +80,8 @@ pub(crate) struct Func<'e, 'm> {
     pub terminated: bool,
     /// [`Func::stackify`]'s work arrays.
     scratch: stackify::Scratch,
+    /// The structurer's work stack (kept, like the arrays above, for the next function).
+    work: Vec<structure::Work>,
     /// The locals an edge's phi copies store to (kept to spare an allocation per edge).
     phi_stores: Vec<u32>,
     /// Where the last `br 0` starts, if it was the last instruction emitted.
@@ -128,6 +130,7 @@ struct Spare {
     temps: Vec<(ValType, u32)>,
     ctx: Vec<structure::Ctx>,
     scratch: stackify::Scratch,
+    work: Vec<structure::Work>,
     phi_stores: Vec<u32>,
 }
 
@@ -153,6 +156,7 @@ impl<'e, 'm> Func<'e, 'm> {
             temps: self.temps,
             ctx: self.ctx,
             scratch: self.scratch,
+            work: self.work,
             phi_stores: self.phi_stores,
         };
         SPARE.with(|c| c.set(spare));
@@ -188,7 +192,8 @@ impl<'e, 'm> Func<'e, 'm> {
             sig: m.signature(f),
             // About 7 bytes of code per instruction: room for most functions at once.
             out: Vec::with_capacity(body.insts.len() * 8 + 16),
-            locals: Vec::new(),
+            // Most values that are not computed in place get a local.
+            locals: Vec::with_capacity(values),
             inst_value,
             value_inst,
             local_of: refill(spare.local_of, values, NONE),
@@ -204,6 +209,7 @@ impl<'e, 'm> Func<'e, 'm> {
             terminated: false,
             last_br0: None,
             scratch: spare.scratch,
+            work: spare.work,
             phi_stores: spare.phi_stores,
         };
         t.count_uses();

@@ -91,7 +91,9 @@ impl Func<'_, '_> {
     /// Emits the whole graph from its entry.
     pub(super) fn structure(&mut self, g: &Graph, dom: &DomTree) -> Result<(), Refusal> {
         let shape = Shape::new(g, dom);
-        let mut work = vec![Work::Tree(g.entry)];
+        let mut work = std::mem::take(&mut self.work);
+        work.clear();
+        work.push(Work::Tree(g.entry));
         while let Some(w) = work.pop() {
             match w {
                 Work::Tree(x) => {
@@ -127,6 +129,7 @@ impl Func<'_, '_> {
                 }
             }
         }
+        self.work = work;
         Ok(())
     }
 
