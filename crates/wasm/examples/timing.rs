@@ -1,6 +1,7 @@
 //! Times the translation of a pexe: reading, translating (on one thread and on all) and
 //! validating, with the output's size. `cargo run --release -p pnacl-wasm --example timing
-//! -- APP.pexe`. (Figures for the record; `scripts/bench` is where measurements belong.)
+//! -- APP.pexe [OUT.wasm]` (the module is written to OUT.wasm if given, to compare the
+//! output of two versions of the translator byte for byte). (Figures for the record; `scripts/bench` is where measurements belong.)
 
 use std::time::Instant;
 
@@ -37,4 +38,7 @@ fn main() {
     );
     println!("validate: {:.1} ms", validate.as_secs_f64() * 1e3);
     println!("module: {} bytes ({:.2}x the pexe)", out.wasm.len(), out.wasm.len() as f64 / bytes.len() as f64);
+    if let Some(dest) = std::env::args().nth(2) {
+        std::fs::write(&dest, &out.wasm).expect("write the module");
+    }
 }

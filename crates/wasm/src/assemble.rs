@@ -11,6 +11,7 @@ use wasm_encoder::{
     InstructionSink, MemoryType, NameMap, NameSection, RefType, TableSection, TableType, TagKind, TagSection, TagType,
     TypeSection, ValType,
 };
+use wasm_encoder::{Encode, Section};
 
 /// A run of zero bytes at least this long splits the globals' data into two segments.
 const ZERO_RUN: usize = 32;
@@ -177,49 +178,84 @@ pub(crate) fn module(env: &Env<'_>, parts: Parts) -> Vec<u8> {
     let initial = env.layout.initial_data(m);
     let segs = segments(&initial);
     module.section(&DataCountSection { count: segs.len() as u32 });
-    // Code.
-    let mut code = CodeSection::new();
-    for body in &parts.bodies {
-        code.function(&function(&body.locals, &body.code));
-    }
-    for h in Helper::ALL {
-        code.function(&helper(env, h, &segs));
-    }
+    // Code, written straight into the output, which is sized once: the bodies are most of
+    // the module, and building a `Function`, then a `CodeSection`, then a `Module` that
+    // grows by doubling copied each of them several times.
+    let mut generated: Vec<Function> = Helper::ALL.iter().map(|&h| helper(env, h, &segs)).collect();
     if !env.adapters.is_empty() {
         for t in &env.getters {
             let mut f = Function::new([]);
             f.instructions().i32_const(env.type_of(t) as i32).end();
-            code.function(&f);
+            generated.push(f);
         }
-        for (t, _) in &env.adapters {
-            code.function(&adapter(env, t));
-        }
+        generated.extend(env.adapters.iter().map(|(t, _)| adapter(env, t)));
     }
-    module.section(&code);
+    let mut generated_bytes = Vec::new();
+    for f in &generated {
+        f.encode(&mut generated_bytes);
+    }
+    // The locals' declarations of every body, one after the other.
+    let mut headers = Vec::new();
+    let mut header_ends = Vec::with_capacity(parts.bodies.len());
+    for body in &parts.bodies {
+        locals_header(&body.locals, &mut headers);
+        header_ends.push(headers.len());
+    }
+    let count = parts.bodies.len() + generated.len();
+    let mut code_size = leb_len(count) + generated_bytes.len();
+    let mut header_start = 0;
+    for (body, &end) in parts.bodies.iter().zip(&header_ends) {
+        let size = end - header_start + body.code.len();
+        code_size += leb_len(size) + size;
+        header_start = end;
+    }
     let mut data = DataSection::new();
     for (_, bytes) in &segs {
         data.passive(bytes.iter().copied());
     }
-    module.section(&data);
+    let mut tail = wasm_encoder::Module::new();
+    tail.section(&data);
     // Names and metadata.
-    module.section(&names(env, parts.entry));
+    tail.section(&names(env, parts.entry));
     let meta = meta::metadata(env, parts.entry, parts.shared, parts.browser);
-    module.section(&CustomSection { name: "pnacl".into(), data: meta.as_bytes().into() });
-    module.finish()
+    tail.section(&CustomSection { name: "pnacl".into(), data: meta.as_bytes().into() });
+    // The tail without its module header.
+    let tail = &tail.as_slice()[wasm_encoder::Module::HEADER.len()..];
+    let head = module.finish();
+    let mut out = Vec::with_capacity(head.len() + 1 + leb_len(code_size) + code_size + tail.len());
+    out.extend_from_slice(&head);
+    out.push(CodeSection::new().id());
+    code_size.encode(&mut out);
+    count.encode(&mut out);
+    let mut header_start = 0;
+    for (body, &end) in parts.bodies.iter().zip(&header_ends) {
+        (end - header_start + body.code.len()).encode(&mut out);
+        out.extend_from_slice(&headers[header_start..end]);
+        out.extend_from_slice(&body.code);
+        header_start = end;
+    }
+    out.extend_from_slice(&generated_bytes);
+    out.extend_from_slice(tail);
+    out
 }
 
-/// A function from its locals' types and its code.
-fn function(locals: &[ValType], code: &[u8]) -> Function {
-    let mut groups: Vec<(u32, ValType)> = Vec::new();
-    for &t in locals {
-        match groups.last_mut() {
-            Some((n, last)) if *last == t => *n += 1,
-            _ => groups.push((1, t)),
-        }
+/// Appends a function's locals' declarations (runs of one type grouped) to `out`.
+fn locals_header(locals: &[ValType], out: &mut Vec<u8>) {
+    let runs = 1 + locals.windows(2).filter(|w| w[0] != w[1]).count();
+    let runs = if locals.is_empty() { 0 } else { runs };
+    runs.encode(out);
+    let mut k = 0;
+    while k < locals.len() {
+        let n = locals[k..].iter().take_while(|&&t| t == locals[k]).count();
+        n.encode(out);
+        locals[k].encode(out);
+        k += n;
     }
-    let mut f = Function::new(groups);
-    f.raw(code.iter().copied());
-    f
+}
+
+/// The number of bytes of `n` in unsigned LEB128.
+fn leb_len(n: usize) -> usize {
+    (usize::BITS - (n | 1).leading_zeros()).div_ceil(7) as usize
 }
 
 /// The tag's type: the jmp_buf and the value.

@@ -73,8 +73,28 @@ impl Graph {
     /// The graph of `body`. `is_setjmp` says whether an instruction is a call of
     /// `llvm.nacl.setjmp`. Targets out of range are left out (the reader rejects them).
     pub fn build(body: &FunctionBody, is_setjmp: impl Fn(&Inst) -> bool) -> Graph {
-        let n = body.num_blocks as usize;
         let mut g = Graph::default();
+        g.rebuild(body, is_setjmp);
+        g
+    }
+
+    /// Makes this graph [`Graph::build`]'s graph of `body`, reusing its nodes' edge
+    /// vectors (a translator builds one graph per function, and a vector per node was
+    /// most of the cost of building one).
+    pub fn rebuild(&mut self, body: &FunctionBody, is_setjmp: impl Fn(&Inst) -> bool) {
+        let n = body.num_blocks as usize;
+        let mut pool: Vec<Vec<Edge>> = self.nodes.drain(..).map(|node| node.succ).collect();
+        let mut edges = move || {
+            let mut v = pool.pop().unwrap_or_default();
+            v.clear();
+            v
+        };
+        let g = self;
+        g.entry = 0;
+        g.resume = None;
+        g.setjmps.clear();
+        // A node a block, and up to two more (a jump or a dispatch at the entry).
+        g.nodes.reserve(n + 2);
         let mut first = Vec::with_capacity(n);
         let mut last = Vec::with_capacity(n);
         for b in 0..n {
@@ -84,9 +104,11 @@ impl Graph {
             for i in r.clone() {
                 if is_setjmp(&body.insts[i]) && i + 1 < r.end {
                     let id = g.nodes.len() as NodeId;
+                    let mut succ = edges();
+                    succ.push(Edge { to: id + 1, label: None, phis: None });
                     g.nodes.push(Node {
                         kind: NodeKind::Code { block: b as u32, start: start as u32, end: i as u32 + 1 },
-                        succ: vec![Edge { to: id + 1, label: None, phis: None }],
+                        succ,
                     });
                     g.setjmps.push((id + 1, i as u32));
                     start = i + 1;
@@ -95,31 +117,27 @@ impl Graph {
             last.push(g.nodes.len() as NodeId);
             g.nodes.push(Node {
                 kind: NodeKind::Code { block: b as u32, start: start as u32, end: r.end as u32 },
-                succ: Vec::new(),
+                succ: edges(),
             });
         }
-        let has_phis: Vec<bool> = (0..n)
-            .map(|b| {
-                body.block_insts(b)
-                    .map(|i| &body.insts[i])
-                    .find(|i| !matches!(i, Inst::ForwardDecl { .. }))
-                    .is_some_and(|i| matches!(i, Inst::Phi { .. }))
-            })
-            .collect();
+        let has_phis = |b: u32| {
+            body.block_insts(b as usize)
+                .map(|i| &body.insts[i])
+                .find(|i| !matches!(i, Inst::ForwardDecl { .. }))
+                .is_some_and(|i| matches!(i, Inst::Phi { .. }))
+        };
         for (b, &node) in last.iter().enumerate() {
-            let node = node as usize;
-            let mut succ = Vec::new();
+            let succ = &mut g.nodes[node as usize].succ;
             body.for_each_successor(b, |t| {
                 if (t as usize) < n {
-                    let phis = has_phis[t as usize].then_some((b as u32, t));
+                    let phis = has_phis(t).then_some((b as u32, t));
                     succ.push(Edge { to: first[t as usize], label: None, phis });
                 }
             });
-            g.nodes[node].succ = succ;
         }
         if n == 0 {
             g.nodes.push(Node { kind: NodeKind::Jump, succ: Vec::new() });
-            return g;
+            return;
         }
         g.entry = first[0];
         if !g.setjmps.is_empty() {
@@ -135,7 +153,6 @@ impl Graph {
             let e = g.entry;
             g.entry = g.add(NodeKind::Jump, vec![Edge { to: e, label: None, phis: None }]);
         }
-        g
     }
 
     /// Adds a node; returns its id.
@@ -151,45 +168,106 @@ impl Graph {
     /// The nodes reachable from the entry in reverse postorder, and each node's place in
     /// it (`u32::MAX` if unreachable).
     pub fn reverse_postorder(&self) -> (Vec<NodeId>, Vec<u32>) {
-        let n = self.nodes.len();
-        let mut seen = vec![false; n];
-        let mut post = Vec::with_capacity(n);
-        let mut stack: Vec<(NodeId, usize)> = vec![(self.entry, 0)];
-        seen[self.entry as usize] = true;
-        while let Some(&mut (x, ref mut next)) = stack.last_mut() {
-            if let Some(e) = self.nodes[x as usize].succ.get(*next) {
+        let d = self.dom_tree();
+        (d.order, d.rank)
+    }
+
+    /// The reverse postorder and the dominator tree together (what the structurer, the
+    /// reducibility check and the frame placement all need: computed once per function).
+    pub fn dom_tree(&self) -> DomTree {
+        let mut d = DomTree::default();
+        d.compute(self);
+        d
+    }
+}
+
+/// A graph's reverse postorder and immediate dominators ([`Graph::dom_tree`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DomTree {
+    /// The reachable nodes in reverse postorder.
+    pub order: Vec<NodeId>,
+    /// Each node's place in `order` (`u32::MAX` if unreachable).
+    pub rank: Vec<u32>,
+    /// Each node's immediate dominator (`u32::MAX` if unreachable; the entry is its own).
+    pub idom: Vec<NodeId>,
+    /// Work arrays, kept with the result so that recomputing it for the next function
+    /// allocates nothing (a translator computes one per function, most of them small).
+    work: DomWork,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct DomWork {
+    seen: Vec<bool>,
+    stack: Vec<(NodeId, usize)>,
+    /// Predecessor ranks of each node, in one array (compressed rows: `start[x]..start[x
+    /// + 1]`).
+    start: Vec<u32>,
+    fill: Vec<u32>,
+    preds: Vec<u32>,
+    /// Immediate dominators by rank.
+    by_rank: Vec<u32>,
+}
+
+impl DomTree {
+    /// Makes this the dominator tree of `g`: the reverse postorder of the nodes reachable
+    /// from the entry, then Cooper, Harvey and Kennedy's iteration over it.
+    pub fn compute(&mut self, g: &Graph) {
+        let n = g.nodes.len();
+        let w = &mut self.work;
+        // Reverse postorder.
+        w.seen.clear();
+        w.seen.resize(n, false);
+        let post = &mut self.order;
+        post.clear();
+        w.stack.clear();
+        w.stack.push((g.entry, 0));
+        w.seen[g.entry as usize] = true;
+        while let Some(&mut (x, ref mut next)) = w.stack.last_mut() {
+            if let Some(e) = g.nodes[x as usize].succ.get(*next) {
                 *next += 1;
-                if !seen[e.to as usize] {
-                    seen[e.to as usize] = true;
-                    stack.push((e.to, 0));
+                if !w.seen[e.to as usize] {
+                    w.seen[e.to as usize] = true;
+                    w.stack.push((e.to, 0));
                 }
             } else {
                 post.push(x);
-                stack.pop();
+                w.stack.pop();
             }
         }
         post.reverse();
-        let mut rank = vec![u32::MAX; n];
-        for (i, &x) in post.iter().enumerate() {
+        let (order, rank) = (&self.order, &mut self.rank);
+        rank.clear();
+        rank.resize(n, u32::MAX);
+        for (i, &x) in order.iter().enumerate() {
             rank[x as usize] = i as u32;
         }
-        (post, rank)
-    }
-
-    /// Immediate dominators of the reachable nodes, by node (`u32::MAX` for unreachable
-    /// ones; the entry is its own), given the reverse postorder (Cooper, Harvey and
-    /// Kennedy's iteration).
-    pub fn dominators(&self, order: &[NodeId], rank: &[u32]) -> Vec<NodeId> {
-        let n = self.nodes.len();
-        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+        // Predecessors.
+        w.start.clear();
+        w.start.resize(n + 1, 0);
         for &x in order {
-            for e in &self.nodes[x as usize].succ {
-                preds[e.to as usize].push(rank[x as usize]);
+            for e in &g.nodes[x as usize].succ {
+                w.start[e.to as usize + 1] += 1;
+            }
+        }
+        for k in 0..n {
+            w.start[k + 1] += w.start[k];
+        }
+        w.fill.clear();
+        w.fill.extend_from_slice(&w.start);
+        w.preds.clear();
+        w.preds.resize(w.start[n] as usize, 0);
+        for &x in order {
+            for e in &g.nodes[x as usize].succ {
+                let at = &mut w.fill[e.to as usize];
+                w.preds[*at as usize] = rank[x as usize];
+                *at += 1;
             }
         }
         // idom by rank.
         let m = order.len();
-        let mut idom = vec![u32::MAX; m];
+        let idom = &mut w.by_rank;
+        idom.clear();
+        idom.resize(m, u32::MAX);
         if m > 0 {
             idom[0] = 0;
         }
@@ -197,12 +275,13 @@ impl Graph {
         while changed {
             changed = false;
             for r in 1..m {
+                let x = order[r] as usize;
                 let mut new = u32::MAX;
-                for &p in &preds[order[r] as usize] {
+                for &p in &w.preds[w.start[x] as usize..w.start[x + 1] as usize] {
                     if idom[p as usize] == u32::MAX {
                         continue;
                     }
-                    new = if new == u32::MAX { p } else { intersect(&idom, p, new) };
+                    new = if new == u32::MAX { p } else { intersect(idom, p, new) };
                 }
                 if new != idom[r] {
                     idom[r] = new;
@@ -210,13 +289,14 @@ impl Graph {
                 }
             }
         }
-        let mut by_node = vec![u32::MAX; n];
+        let by_node = &mut self.idom;
+        by_node.clear();
+        by_node.resize(n, u32::MAX);
         for r in 0..m {
             if idom[r] != u32::MAX {
                 by_node[order[r] as usize] = order[idom[r] as usize];
             }
         }
-        by_node
     }
 }
 

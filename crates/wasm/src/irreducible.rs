@@ -12,18 +12,22 @@
 //! Edges keep their phi copies when they are redirected, so the copies of an entry's phis
 //! are made before the dispatch, on the edge that decides them.
 
-use crate::cfg::{Edge, Graph, NodeId, NodeKind, dominates};
+use crate::cfg::{DomTree, Edge, Graph, NodeId, NodeKind, dominates};
 
 /// True if every retreating edge of the reachable graph goes to a node that dominates
 /// its source.
 pub fn is_reducible(g: &Graph) -> bool {
-    let (order, rank) = g.reverse_postorder();
-    let idom = g.dominators(&order, &rank);
+    is_reducible_with(g, &g.dom_tree())
+}
+
+/// [`is_reducible`] given the graph's dominator tree.
+pub fn is_reducible_with(g: &Graph, dom: &DomTree) -> bool {
+    let DomTree { order, rank, idom, .. } = dom;
     order.iter().all(|&x| {
         g.nodes[x as usize]
             .succ
             .iter()
-            .all(|e| rank[e.to as usize] > rank[x as usize] || dominates(&idom, g.entry, e.to, x))
+            .all(|e| rank[e.to as usize] > rank[x as usize] || dominates(idom, g.entry, e.to, x))
     })
 }
 

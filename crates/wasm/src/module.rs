@@ -219,13 +219,26 @@ impl<'m> Env<'m> {
         self.intern((vec![ValType::F64, ValType::F64], vec![ValType::F64]));
         // The table's signatures, for adapters.
         let mut table_types: Vec<FuncType> = irt::FUNCTIONS.iter().map(|h| func_type(h.ret, h.params)).collect();
+        // Functions share their signatures: each type id is converted and interned once
+        // (the first time, so the type indices come out in the same order).
+        let (mut interned, mut in_table) = (vec![false; m.types.len()], vec![false; m.types.len()]);
         for (f, func) in m.functions.iter().enumerate() {
+            let k = func.ty as usize;
+            let first = !interned.get(k).copied().unwrap_or(false);
+            let table_first = func.body.is_some() && !in_table.get(k).copied().unwrap_or(false);
+            if !first && !table_first {
+                continue;
+            }
             let s = m.signature(f as u32);
             let t = func_type(s.ret, &s.params);
-            if func.body.is_some() {
+            if table_first {
+                in_table[k] = true;
                 table_types.push(t.clone());
             }
-            self.intern(t);
+            if first {
+                interned[k] = true;
+                self.intern(t);
+            }
         }
         for h in Helper::ALL {
             self.intern(helper_type(h));

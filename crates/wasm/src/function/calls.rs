@@ -20,7 +20,12 @@ impl Func<'_, '_> {
         indirect_ret: Option<Ty>,
         args: PoolRange,
     ) -> Result<(), Refusal> {
-        let args: Vec<ValueId> = self.body.args(args).collect();
+        let body = self.body;
+        let pool = args;
+        // The arguments straight from the body's operand pool: collecting them costs an
+        // allocation per call.
+        let args = body.pool(pool);
+        let arg = |k: usize| ValueId(args[k]);
         let m = self.env.m;
         let own = match self.space.kind(callee) {
             ValueKind::Function(f) => Some(f),
@@ -31,6 +36,7 @@ impl Func<'_, '_> {
             if indirect_ret.is_none()
                 && let Some(intr) = self.env.intrinsic(f)
             {
+                let args: Vec<ValueId> = body.args(pool).collect();
                 return self.intrinsic(i, intr, &args);
             }
             if m.functions[f as usize].body.is_none() {
@@ -40,7 +46,7 @@ impl Func<'_, '_> {
             let ret = indirect_ret.unwrap_or(sig.ret);
             let matches = args.len() >= sig.params.len()
                 && ret == sig.ret
-                && args.iter().zip(&sig.params).all(|(&a, &p)| self.ty(a) == p);
+                && (0..sig.params.len()).all(|k| self.ty(arg(k)) == sig.params[k]);
             if !matches {
                 // PNaCl's rule, as pnacl run applies it: only extra arguments are allowed.
                 let trap = self.env.helper(Helper::TrapSignature);
@@ -50,17 +56,17 @@ impl Func<'_, '_> {
                 }
                 return Ok(());
             }
-            for &a in &args[..sig.params.len()] {
-                self.push(a)?;
+            for k in 0..sig.params.len() {
+                self.push(arg(k))?;
             }
             let index = self.env.function_index(f);
             self.sink().call(index);
             return Ok(());
         }
         let ret = indirect_ret.unwrap_or(Ty::Void);
-        let params: Vec<Ty> = args.iter().map(|&a| self.ty(a)).collect();
-        for &a in &args {
-            self.push(a)?;
+        let params: Vec<Ty> = (0..args.len()).map(|k| self.ty(arg(k))).collect();
+        for k in 0..args.len() {
+            self.push(arg(k))?;
         }
         self.push(callee)?;
         if let Some(adapter) = self.env.adapter(ret, &params) {

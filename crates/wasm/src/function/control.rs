@@ -14,9 +14,15 @@ const MAX_TABLE: u64 = 1 << 16;
 
 impl Func<'_, '_> {
     /// Emits node `x`'s code and terminator; pushes the work its edges need.
-    pub(super) fn node(&mut self, g: &Graph, shape: &Shape, x: NodeId, work: &mut Vec<Work>) -> Result<(), Refusal> {
+    pub(super) fn node(
+        &mut self,
+        g: &Graph,
+        shape: &Shape<'_>,
+        x: NodeId,
+        work: &mut Vec<Work>,
+    ) -> Result<(), Refusal> {
         let node = &g.nodes[x as usize];
-        let succ = node.succ.clone();
+        let succ = &node.succ[..];
         match node.kind {
             NodeKind::Jump => {
                 if let Some(&e) = succ.first() {
@@ -29,7 +35,7 @@ impl Func<'_, '_> {
             NodeKind::Dispatch => {
                 let label = self.label();
                 let cases: Vec<(u64, usize)> = (0..succ.len().saturating_sub(1)).map(|k| (k as u64, k)).collect();
-                self.table(shape, x, &succ, Selector::Local(label, Ty::I32), &cases, succ.len() - 1, work)?;
+                self.table(shape, x, succ, Selector::Local(label, Ty::I32), &cases, succ.len() - 1, work)?;
             }
             NodeKind::Code { start, end, .. } => {
                 let (start, end) = (start as usize, end as usize);
@@ -40,7 +46,7 @@ impl Func<'_, '_> {
                 self.code(start, end)?;
                 let last = end.checked_sub(1).map(|i| (i, self.body.insts[i]));
                 match last {
-                    Some((i, inst)) if inst.is_terminator() => self.terminator(shape, x, i, &succ, work)?,
+                    Some((i, inst)) if inst.is_terminator() => self.terminator(shape, x, i, succ, work)?,
                     _ if succ.len() == 1 => work.push(Work::Branch(x, succ[0])),
                     _ => {
                         self.sink().unreachable();
@@ -54,7 +60,7 @@ impl Func<'_, '_> {
 
     fn terminator(
         &mut self,
-        shape: &Shape,
+        shape: &Shape<'_>,
         x: NodeId,
         i: usize,
         succ: &[Edge],
@@ -138,7 +144,7 @@ impl Func<'_, '_> {
     #[allow(clippy::too_many_arguments)]
     fn table(
         &mut self,
-        shape: &Shape,
+        shape: &Shape<'_>,
         x: NodeId,
         succ: &[Edge],
         sel: Selector,
@@ -232,7 +238,8 @@ impl Func<'_, '_> {
     /// pushed, then stored, so the phis read their sources at once) and the label.
     pub(super) fn edge_actions(&mut self, e: &Edge) -> Result<(), Refusal> {
         if let Some((from, to)) = e.phis {
-            let mut stores = Vec::new();
+            let mut stores = std::mem::take(&mut self.phi_stores);
+            stores.clear();
             for i in self.body.block_insts(to as usize) {
                 let (incoming, ty) = match self.body.insts[i] {
                     Inst::Phi { incoming, ty } => (incoming, ty),
@@ -249,9 +256,10 @@ impl Func<'_, '_> {
                 }
                 stores.push(self.local(n));
             }
-            for l in stores.into_iter().rev() {
+            for &l in stores.iter().rev() {
                 self.sink().local_set(l);
             }
+            self.phi_stores = stores;
         }
         if let Some(k) = e.label {
             let l = self.label();

@@ -12,7 +12,7 @@
 //! 64 KiB (the null page) traps.
 
 use super::Func;
-use crate::cfg::{Graph, NodeId, NodeKind};
+use crate::cfg::{DomTree, Graph, NodeId, NodeKind};
 use crate::error::Refusal;
 use crate::module::{GLOBAL_SP, GLOBAL_STACK_LIMIT, Helper};
 use pnacl_bitcode::ir::{Inst, Ty, ValueId, ValueKind};
@@ -24,8 +24,10 @@ pub(crate) struct Frame {
     saved: u32,
     /// The local holding the frame base (if there are static allocas).
     base: Option<u32>,
-    /// Offsets of the static allocas, by instruction index.
-    offsets: Vec<(u32, u32)>,
+    /// The frame offset of each instruction that is a static alloca, by instruction index
+    /// (`u32::MAX` for the others): looked up at every use of a value, so a table rather
+    /// than a search.
+    offsets: Vec<u32>,
     /// The frame's size and alignment.
     size: u32,
     align: u32,
@@ -45,7 +47,7 @@ impl Func<'_, '_> {
     /// The frame offset of instruction `i` if it is a static alloca.
     pub(super) fn static_alloca(&self, i: usize) -> Option<u32> {
         let f = self.frame.as_ref()?;
-        f.offsets.binary_search_by_key(&(i as u32), |&(k, _)| k).ok().map(|k| f.offsets[k].1)
+        f.offsets.get(i).copied().filter(|&off| off != u32::MAX)
     }
 
     /// Pushes the frame base plus `off`.
@@ -67,7 +69,7 @@ impl Func<'_, '_> {
     }
 
     /// The prologue: the frame, setjmp's state and its `loop` and `try`.
-    pub(super) fn prologue(&mut self, g: &Graph) -> Result<(), Refusal> {
+    pub(super) fn prologue(&mut self, g: &Graph, dom: &DomTree) -> Result<(), Refusal> {
         let mut offsets = Vec::new();
         let (mut total, mut max_align) = (0u64, 1u32);
         let (mut any, mut dynamic) = (false, false);
@@ -98,7 +100,15 @@ impl Func<'_, '_> {
             // later only if nothing else moves the stack pointer (a dynamic alloca made
             // before it would lie in it) and no setjmp re-enters the function.
             let movable = !offsets.is_empty() && !dynamic && g.setjmps.is_empty();
-            let at = if movable { self.frame_place(g, &offsets) } else { None };
+            let mut by_inst = Vec::new();
+            if !offsets.is_empty() {
+                by_inst = vec![u32::MAX; self.body.insts.len()];
+                for &(i, off) in &offsets {
+                    by_inst[i as usize] = off;
+                }
+            }
+            let offsets = by_inst;
+            let at = if movable { self.frame_place(g, dom, &offsets) } else { None };
             self.frame = Some(Frame { saved, base, offsets, size: total as u32, align: max_align, at });
             if at.is_none() && base.is_some() {
                 self.allocate_frame();
@@ -130,14 +140,11 @@ impl Func<'_, '_> {
 
     /// Where to allocate the static frame: `None` for the prologue, or the nearest common
     /// dominator of the static allocas' uses when that is not the entry and not in a loop.
-    fn frame_place(&self, g: &Graph, offsets: &[(u32, u32)]) -> Option<NodeId> {
-        let (order, rank) = g.reverse_postorder();
-        let idom = g.dominators(&order, &rank);
-        let mut node_of = vec![u32::MAX; self.body.insts.len()];
+    fn frame_place(&self, g: &Graph, dom: &DomTree, offsets: &[u32]) -> Option<NodeId> {
+        let (rank, idom) = (&dom.rank, &dom.idom);
         let mut last_of_block = vec![u32::MAX; self.body.num_blocks as usize];
         for (x, node) in g.nodes.iter().enumerate() {
-            if let NodeKind::Code { block, start, end } = node.kind {
-                node_of[start as usize..end as usize].fill(x as u32);
+            if let NodeKind::Code { block, .. } = node.kind {
                 last_of_block[block as usize] = x as u32;
             }
         }
@@ -145,36 +152,40 @@ impl Func<'_, '_> {
         let is_frame_value = |v: pnacl_bitcode::ir::ValueId| {
             v.0.checked_sub(first)
                 .and_then(|n| self.value_inst.get(n as usize))
-                .is_some_and(|&i| offsets.binary_search_by_key(&i, |&(k, _)| k).is_ok())
+                .is_some_and(|&i| offsets.get(i as usize).is_some_and(|&off| off != u32::MAX))
         };
+        // The nearest common dominator of the nodes using a frame value (a phi's use is at
+        // the end of the incoming block), visiting each node's instructions in place.
         let mut common: Option<NodeId> = None;
-        for (i, inst) in self.body.insts.iter().enumerate() {
-            let mut uses = Vec::new();
-            inst.for_each_operand(self.body, |v, incoming| {
-                if is_frame_value(v) {
-                    uses.push(match incoming {
-                        Some(b) => last_of_block.get(b as usize).copied().unwrap_or(u32::MAX),
-                        None => node_of[i],
-                    });
+        let mut meet = |x: NodeId| {
+            if x == u32::MAX || rank[x as usize] == u32::MAX {
+                return;
+            }
+            common = Some(match common {
+                None => x,
+                Some(c) => {
+                    let (mut a, mut b) = (c, x);
+                    while a != b {
+                        while rank[a as usize] > rank[b as usize] {
+                            a = idom[a as usize];
+                        }
+                        while rank[b as usize] > rank[a as usize] {
+                            b = idom[b as usize];
+                        }
+                    }
+                    a
                 }
             });
-            for x in uses {
-                if x == u32::MAX || rank[x as usize] == u32::MAX {
-                    continue;
-                }
-                common = Some(match common {
-                    None => x,
-                    Some(c) => {
-                        let (mut a, mut b) = (c, x);
-                        while a != b {
-                            while rank[a as usize] > rank[b as usize] {
-                                a = idom[a as usize];
-                            }
-                            while rank[b as usize] > rank[a as usize] {
-                                b = idom[b as usize];
-                            }
-                        }
-                        a
+        };
+        for (x, node) in g.nodes.iter().enumerate() {
+            let NodeKind::Code { start, end, .. } = node.kind else { continue };
+            for inst in &self.body.insts[start as usize..end as usize] {
+                inst.for_each_operand(self.body, |v, incoming| {
+                    if is_frame_value(v) {
+                        meet(match incoming {
+                            Some(b) => last_of_block.get(b as usize).copied().unwrap_or(u32::MAX),
+                            None => x as u32,
+                        });
                     }
                 });
             }

@@ -78,6 +78,12 @@ pub(crate) struct Func<'e, 'm> {
     pub ctx: Vec<structure::Ctx>,
     /// The last instruction emitted transfers control (nothing after it runs).
     pub terminated: bool,
+    /// [`Func::stackify`]'s work arrays.
+    scratch: stackify::Scratch,
+    /// The structurer's work stack (kept, like the arrays above, for the next function).
+    work: Vec<structure::Work>,
+    /// The locals an edge's phi copies store to (kept to spare an allocation per edge).
+    phi_stores: Vec<u32>,
     /// Where the last `br 0` starts, if it was the last instruction emitted.
     pub last_br0: Option<usize>,
 }
@@ -87,52 +93,124 @@ pub(crate) fn translate(env: &Env<'_>, f: u32) -> Result<Body, Refusal> {
     let m = env.m;
     let body = m.functions[f as usize].body.as_deref().expect("defined functions have bodies");
     let mut t = Func::new(env, f, body);
-    let mut g = Graph::build(body, |i| t.is_setjmp(i));
-    irreducible::make_reducible(&mut g);
-    t.prologue(&g)?;
-    t.structure(&g)?;
+    let mut g = SPARE_GRAPH.with(|c| c.take());
+    g.rebuild(body, |i| t.is_setjmp(i));
+    // The dominator tree serves the reducibility check, the frame's placement and the
+    // structurer alike; only a graph made reducible (new nodes) needs it again.
+    let mut dom = SPARE_DOM.with(|c| c.take());
+    dom.compute(&g);
+    if !irreducible::is_reducible_with(&g, &dom) {
+        irreducible::make_reducible(&mut g);
+        dom.compute(&g);
+    }
+    t.prologue(&g, &dom)?;
+    t.structure(&g, &dom)?;
     t.close_sjlj();
     if !t.terminated {
         t.sink().unreachable();
     }
     t.sink().end();
-    Ok(Body { locals: t.locals, code: t.out })
+    SPARE_GRAPH.with(|c| c.set(g));
+    SPARE_DOM.with(|c| c.set(dom));
+    Ok(t.finish())
+}
+
+/// The per-function arrays of a [`Func`], kept by each thread from one function to the
+/// next: a module has many small functions (supernet_api: 11,239 of 50 instructions on
+/// average), for which allocating and freeing them cost as much as the translation.
+#[derive(Default)]
+struct Spare {
+    inst_value: Vec<u32>,
+    value_inst: Vec<u32>,
+    local_of: Vec<u32>,
+    uses: Vec<u32>,
+    use_at: Vec<u32>,
+    stacked: Vec<bool>,
+    clean: Vec<bool>,
+    temps: Vec<(ValType, u32)>,
+    ctx: Vec<structure::Ctx>,
+    scratch: stackify::Scratch,
+    work: Vec<structure::Work>,
+    phi_stores: Vec<u32>,
+}
+
+thread_local! {
+    static SPARE: std::cell::Cell<Spare> = std::cell::Cell::new(Spare::default());
+    /// The last function's graph, whose nodes' edge vectors the next one reuses.
+    static SPARE_GRAPH: std::cell::Cell<Graph> = std::cell::Cell::new(Graph::default());
+    /// The last function's dominator tree, whose arrays the next one reuses.
+    static SPARE_DOM: std::cell::Cell<crate::cfg::DomTree> = std::cell::Cell::new(crate::cfg::DomTree::default());
 }
 
 impl<'e, 'm> Func<'e, 'm> {
+    /// The translated body; the arrays go back to the thread's spares.
+    fn finish(self) -> Body {
+        let spare = Spare {
+            inst_value: self.inst_value,
+            value_inst: self.value_inst,
+            local_of: self.local_of,
+            uses: self.uses,
+            use_at: self.use_at,
+            stacked: self.stacked,
+            clean: self.clean,
+            temps: self.temps,
+            ctx: self.ctx,
+            scratch: self.scratch,
+            work: self.work,
+            phi_stores: self.phi_stores,
+        };
+        SPARE.with(|c| c.set(spare));
+        Body { locals: self.locals, code: self.out }
+    }
+
     fn new(env: &'e Env<'m>, f: u32, body: &'m FunctionBody) -> Self {
         let m = env.m;
         let values = body.values().len();
-        let mut inst_value = vec![NONE; body.insts.len()];
-        let mut value_inst = Vec::with_capacity(values);
+        let mut spare = SPARE.with(|c| c.take());
+        // `refill` empties a spare array and fills it with `n` copies of `x`.
+        fn refill<T: Copy>(mut v: Vec<T>, n: usize, x: T) -> Vec<T> {
+            v.clear();
+            v.resize(n, x);
+            v
+        }
+        let mut inst_value = refill(spare.inst_value, body.insts.len(), NONE);
+        let mut value_inst = spare.value_inst;
+        value_inst.clear();
         for (i, inst) in body.insts.iter().enumerate() {
             if m.defines_value(inst) && value_inst.len() < values {
                 inst_value[i] = value_inst.len() as u32;
                 value_inst.push(i as u32);
             }
         }
+        spare.temps.clear();
+        spare.ctx.clear();
         let mut t = Func {
             env,
             f,
             body,
             space: m.value_space(f),
             sig: m.signature(f),
-            out: Vec::with_capacity(body.insts.len() * 4),
-            locals: Vec::new(),
+            // About 7 bytes of code per instruction: room for most functions at once.
+            out: Vec::with_capacity(body.insts.len() * 8 + 16),
+            // Most values that are not computed in place get a local.
+            locals: Vec::with_capacity(values),
             inst_value,
             value_inst,
-            local_of: vec![NONE; values],
-            uses: vec![0; values],
-            use_at: vec![0; values],
-            stacked: vec![false; values],
-            clean: vec![false; values],
-            temps: Vec::new(),
+            local_of: refill(spare.local_of, values, NONE),
+            uses: refill(spare.uses, values, 0),
+            use_at: refill(spare.use_at, values, 0),
+            stacked: refill(spare.stacked, values, false),
+            clean: refill(spare.clean, values, false),
+            temps: spare.temps,
             frame: None,
             label_local: None,
             sjlj: None,
-            ctx: Vec::new(),
+            ctx: spare.ctx,
             terminated: false,
             last_br0: None,
+            scratch: spare.scratch,
+            work: spare.work,
+            phi_stores: spare.phi_stores,
         };
         t.count_uses();
         for (i, &n) in t.inst_value.iter().enumerate() {

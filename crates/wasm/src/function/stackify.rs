@@ -20,6 +20,16 @@ const MAX_DEPTH: u32 = 64;
 /// another node).
 pub(super) const MANY: u32 = u32::MAX;
 
+/// Work arrays of [`Func::stackify`], kept across the nodes of a function.
+#[derive(Default)]
+pub(super) struct Scratch {
+    next_effect: Vec<usize>,
+    pure: Vec<bool>,
+    root: Vec<usize>,
+    impure_in: Vec<u32>,
+    depth: Vec<u32>,
+}
+
 impl Func<'_, '_> {
     /// True if instruction `i` has no effect and cannot trap.
     pub(super) fn is_pure(&self, i: usize) -> bool {
@@ -43,60 +53,84 @@ impl Func<'_, '_> {
     /// Decides which instruction results of instructions `start..end` (one node) are
     /// computed at their use.
     pub(super) fn stackify(&mut self, start: usize, end: usize) {
-        // The first instruction at or after each position that is not pure.
-        let mut next_effect = vec![end; end - start + 1];
+        // Per-node work arrays come from (and go back to) the function's scratch space: a
+        // fresh allocation per node cost more than the analysis of a typical small block.
+        let mut s = std::mem::take(&mut self.scratch);
+        let len = end - start;
+        // The first instruction at or after each position that is not pure, and whether
+        // each instruction is pure.
+        s.next_effect.clear();
+        s.next_effect.resize(len + 1, end);
+        s.pure.clear();
+        s.pure.resize(len, false);
         for i in (start..end).rev() {
-            next_effect[i - start] = if self.is_pure(i) { next_effect[i + 1 - start] } else { i };
+            s.pure[i - start] = self.is_pure(i);
+            s.next_effect[i - start] = if s.pure[i - start] { s.next_effect[i + 1 - start] } else { i };
         }
         // Root of each instruction's tree, and how many impure instructions moved into
         // each root's tree, filled from the end.
-        let mut root = vec![0usize; end - start];
-        let mut impure_in = vec![0u32; end - start];
+        s.root.clear();
+        s.root.resize(len, 0);
+        s.impure_in.clear();
+        s.impure_in.resize(len, 0);
         for i in (start..end).rev() {
-            root[i - start] = i;
+            s.root[i - start] = i;
             let v = self.inst_value[i];
             if v == u32::MAX || self.stacked[v as usize] {
-                continue;
-            }
-            if matches!(self.body.insts[i], Inst::Phi { .. }) || self.static_alloca(i).is_some() {
                 continue;
             }
             let Some(user) = self.single_use(v) else { continue };
             if user <= i || user >= end {
                 continue;
             }
-            let r = root[user - start];
-            if self.is_pure(i) {
+            if matches!(self.body.insts[i], Inst::Phi { .. }) || self.static_alloca(i).is_some() {
+                continue;
+            }
+            let r = s.root[user - start];
+            if s.pure[i - start] {
                 self.stacked[v as usize] = true;
-                root[i - start] = r;
-            } else if next_effect[i + 1 - start] >= r && impure_in[r - start] == 0 {
+                s.root[i - start] = r;
+            } else if s.next_effect[i + 1 - start] >= r && s.impure_in[r - start] == 0 {
                 self.stacked[v as usize] = true;
-                root[i - start] = r;
-                impure_in[r - start] += 1;
+                s.root[i - start] = r;
+                s.impure_in[r - start] += 1;
             }
         }
-        self.limit_depth(start, end);
+        // A tree is no deeper than the node has instructions: most nodes need no check.
+        if len > MAX_DEPTH as usize {
+            self.limit_depth(start, end, &mut s.depth);
+        }
+        self.scratch = s;
     }
 
     /// Keeps the trees at most [`MAX_DEPTH`] deep: an operand whose tree would make its
     /// user's deeper is computed in place instead (always correct: that is where it was).
-    fn limit_depth(&mut self, start: usize, end: usize) {
-        let mut depth = vec![0u32; end - start];
+    fn limit_depth(&mut self, start: usize, end: usize, depth: &mut Vec<u32>) {
+        depth.clear();
+        depth.resize(end - start, 0);
         let first = self.space.first_inst();
+        // `%vN` if it is an operand computed in place by an instruction in `start..i`,
+        // with that instruction.
+        let stacked_operand = |this: &Self, i: usize, v: pnacl_bitcode::ir::ValueId| {
+            let n = v.0.checked_sub(first)?;
+            let &k = this.value_inst.get(n as usize)?;
+            ((start..i).contains(&(k as usize)) && this.stacked[n as usize]).then_some((n, k as usize))
+        };
         for i in start..end {
-            let mut operands = Vec::new();
+            let mut deepest = 0;
             self.body.insts[i].for_each_operand(self.body, |v, _| {
-                if let Some(n) = v.0.checked_sub(first)
-                    && let Some(&k) = self.value_inst.get(n as usize)
-                    && (start..i).contains(&(k as usize))
-                    && self.stacked[n as usize]
-                {
-                    operands.push((n, k as usize));
+                if let Some((_, k)) = stacked_operand(self, i, v) {
+                    deepest = deepest.max(depth[k - start]);
                 }
             });
-            let deepest = operands.iter().map(|&(_, k)| depth[k - start]).max().unwrap_or(0);
             if deepest + 1 > MAX_DEPTH {
-                for &(n, _) in &operands {
+                let mut unstack = Vec::new();
+                self.body.insts[i].for_each_operand(self.body, |v, _| {
+                    if let Some((n, _)) = stacked_operand(self, i, v) {
+                        unstack.push(n);
+                    }
+                });
+                for n in unstack {
                     self.stacked[n as usize] = false;
                 }
                 depth[i - start] = 1;

@@ -10,7 +10,7 @@
 //! than recursing, so a function of many thousands of blocks needs no deep host stack.
 
 use super::Func;
-use crate::cfg::{Edge, Graph, NodeId};
+use crate::cfg::{DomTree, Edge, Graph, NodeId};
 use crate::error::Refusal;
 use wasm_encoder::BlockType;
 
@@ -43,9 +43,9 @@ pub(super) enum Work {
 }
 
 /// The shape of the graph that the walk needs.
-pub(super) struct Shape {
+pub(super) struct Shape<'d> {
     /// Place in reverse postorder, by node (`u32::MAX`: unreachable).
-    pub rank: Vec<u32>,
+    pub rank: &'d [u32],
     /// Number of forward edges in, by node.
     forward_in: Vec<u32>,
     /// True for loop headers.
@@ -54,14 +54,13 @@ pub(super) struct Shape {
     merge_children: Vec<Vec<NodeId>>,
 }
 
-impl Shape {
-    fn new(g: &Graph) -> Shape {
-        let (order, rank) = g.reverse_postorder();
-        let idom = g.dominators(&order, &rank);
+impl<'d> Shape<'d> {
+    fn new(g: &Graph, dom: &'d DomTree) -> Shape<'d> {
+        let (order, rank, idom) = (&dom.order, &dom.rank[..], &dom.idom);
         let n = g.nodes.len();
         let mut forward_in = vec![0u32; n];
         let mut loop_header = vec![false; n];
-        for &x in &order {
+        for &x in order {
             for e in &g.nodes[x as usize].succ {
                 if rank[e.to as usize] > rank[x as usize] {
                     forward_in[e.to as usize] += 1;
@@ -73,7 +72,7 @@ impl Shape {
         let mut merge_children = vec![Vec::new(); n];
         // Visiting in reverse postorder and inserting at the front leaves each list latest
         // first.
-        for &x in &order {
+        for &x in order {
             let d = idom[x as usize];
             if x != g.entry && d != u32::MAX && forward_in[x as usize] >= 2 {
                 merge_children[d as usize].insert(0, x);
@@ -90,9 +89,11 @@ impl Shape {
 
 impl Func<'_, '_> {
     /// Emits the whole graph from its entry.
-    pub(super) fn structure(&mut self, g: &Graph) -> Result<(), Refusal> {
-        let shape = Shape::new(g);
-        let mut work = vec![Work::Tree(g.entry)];
+    pub(super) fn structure(&mut self, g: &Graph, dom: &DomTree) -> Result<(), Refusal> {
+        let shape = Shape::new(g, dom);
+        let mut work = std::mem::take(&mut self.work);
+        work.clear();
+        work.push(Work::Tree(g.entry));
         while let Some(w) = work.pop() {
             match w {
                 Work::Tree(x) => {
@@ -128,6 +129,7 @@ impl Func<'_, '_> {
                 }
             }
         }
+        self.work = work;
         Ok(())
     }
 
