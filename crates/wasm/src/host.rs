@@ -26,7 +26,20 @@ pub const HOST_FILES: &[(&str, &str)] = &[
     ("irt/memory.mjs", include_str!("../js/irt/memory.mjs")),
     ("irt/query.mjs", include_str!("../js/irt/query.mjs")),
     ("irt/threads.mjs", include_str!("../js/irt/threads.mjs")),
+    ("web/channel.mjs", include_str!("../js/web/channel.mjs")),
+    ("web/core.mjs", include_str!("../js/web/core.mjs")),
+    ("web/embed.mjs", include_str!("../js/web/embed.mjs")),
+    ("web/heap.mjs", include_str!("../js/web/heap.mjs")),
+    ("web/instance.mjs", include_str!("../js/web/instance.mjs")),
+    ("web/plugin.mjs", include_str!("../js/web/plugin.mjs")),
+    ("web/ppapi.mjs", include_str!("../js/web/ppapi.mjs")),
+    ("web/vars.mjs", include_str!("../js/web/vars.mjs")),
 ];
+
+/// The embed polyfill's entry, `pnacl-embed.js`, beside the host's files: `pnacl web`
+/// adds `<script type="module" src=".../pnacl-embed.js">` to a site's pages.
+pub const EMBED_SCRIPT: &str = "// pnacl's NaCl embed polyfill: <embed type=\"application/x-pnacl\"> modules run \
+                                again (see web/embed.mjs).\nimport './web/embed.mjs';\n";
 
 /// The launcher `APP.mjs` of module `APP.wasm` (`wasm_name`), translated from the pexe
 /// named `pexe` (the guest's `argv[0]`, as `pnacl run` would give it): `node APP.mjs
