@@ -19,12 +19,13 @@ use std::sync::{Arc, Mutex};
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("mode").required(true).args(["serve", "output"])))]
 #[command(after_help = "The site is served (--serve) or written (-o) as it is, except that: every HTML page gets \
-                        <script type=\"module\" src=\".pnacl/pnacl-embed.js\"> (relative to the site's root) \
-                        after its <head> tag; /.pnacl/ holds pnacl's JavaScript (the embed polyfill and the IRT \
+                        <script src=\".pnacl/pnacl-embed.js\"> (relative to the site's root) after its <head> \
+                        tag, so that it runs before the page's own scripts; /.pnacl/ holds pnacl's JavaScript (the embed polyfill and the IRT \
                         host of `pnacl wasm`); and X.pexe.wasm, the WebAssembly translation of X.pexe, is made \
                         from the pexe: on its first request and kept in memory by the pexe's hash (--serve), or \
                         ahead of time beside each pexe (-o). The polyfill lists application/x-pnacl and \
-                        application/x-nacl in navigator.mimeTypes, reads each embed's manifest \
+                        application/x-nacl in navigator.mimeTypes, grants the quota requests of \
+                        navigator.webkitPersistentStorage, reads each embed's manifest \
                         (program.portable.pnacl-translate.url) and runs the module in Workers on shared memory; \
                         the element gets postMessage, readyState, lastError and its load, error, message and \
                         crash events. PPAPI interfaces offered: Core, Instance, Messaging, Var, VarArrayBuffer, \
@@ -99,11 +100,13 @@ fn serve(args: &Args, root: &Root) -> Result<i32, Failure> {
     Ok(status::SUCCESS)
 }
 
+/// A pexe's translation: the module, or the refusal's message.
+type Translation = Arc<Result<Vec<u8>, String>>;
+
 /// The site's hooks: pnacl's files, the pages with the polyfill, the translations.
 struct Site {
-    /// Translations by the pexe's hash (and pnacl's version): the module, or the
-    /// refusal's message.
-    translations: Mutex<HashMap<blake3::Hash, Arc<Result<Vec<u8>, String>>>>,
+    /// Translations by the pexe's hash (and pnacl's version).
+    translations: Mutex<HashMap<blake3::Hash, Translation>>,
 }
 
 /// One of pnacl's files (`rel` below `.pnacl/`).
@@ -134,7 +137,7 @@ fn read_file(root: &Root, rel: &str) -> Option<Vec<u8>> {
 /// The script tag a page at `rel` gets (relative, so the site may live below any path).
 fn script_tag(rel: &str) -> String {
     let depth = rel.matches('/').count();
-    format!("<script type=\"module\" src=\"{}{PNACL_DIR}/pnacl-embed.js\"></script>", "../".repeat(depth))
+    format!("<script src=\"{}{PNACL_DIR}/pnacl-embed.js\"></script>", "../".repeat(depth))
 }
 
 /// A page with the polyfill's script after its `<head>` tag (or `<html>`, or the
@@ -166,7 +169,7 @@ fn translate(rel: &str, bytes: Vec<u8>) -> Result<Vec<u8>, String> {
 
 impl Site {
     /// The translation of the pexe at `pexe_rel`, from the cache or made now.
-    fn translation(&self, root: &Root, pexe_rel: &str) -> Option<Arc<Result<Vec<u8>, String>>> {
+    fn translation(&self, root: &Root, pexe_rel: &str) -> Option<Translation> {
         let bytes = read_file(root, pexe_rel)?;
         let mut hasher = blake3::Hasher::new();
         hasher.update(env!("CARGO_PKG_VERSION").as_bytes());
@@ -281,7 +284,7 @@ mod tests {
     #[test]
     fn the_script_goes_after_the_head_tag() {
         let tag = script_tag("a/b/index.html");
-        assert_eq!(tag, "<script type=\"module\" src=\"../../.pnacl/pnacl-embed.js\"></script>");
+        assert_eq!(tag, "<script src=\"../../.pnacl/pnacl-embed.js\"></script>");
         let page = b"<!DOCTYPE html>\n<html>\n<HEAD lang=x><title>t</title></head></html>";
         let out = String::from_utf8(inject(page, "S")).unwrap();
         assert_eq!(out, "<!DOCTYPE html>\n<html>\n<HEAD lang=x>S<title>t</title></head></html>");

@@ -32,6 +32,7 @@ if (!window.pnaclTestSent && status === 'success' && lines.includes('C++ program
   document.querySelector('button').click();
 }
 if (window.pnaclTestSent && lines.length >= 2) return {status, lines, error: ''};
+if (performance.now() > 60000) return {status, lines, error: `no result after 60 s: the module is ${el.pnaclState}`};
 return null;
 ";
 
@@ -45,6 +46,7 @@ if (!window.pnaclTestSent && status === 'SUCCESS') {
   document.getElementById('pingTest').click();
 }
 const img = document.querySelector('#input_row img');
+if (!img && performance.now() > 60000) return {status, error: `no result after 60 s: the module is ${document.getElementById('webpenc').pnaclState}`};
 if (!img) return null;
 return img.decode().then(() => {
   const c = document.createElement('canvas');
@@ -70,6 +72,7 @@ if (!window.pnaclTestSent && el.readyState === 4) {
   document.getElementById('sendToNative').click();
 }
 const output = document.getElementById('output').textContent;
+if (!output && performance.now() > 60000) return {output, error: `no result after 60 s: the module is ${el.pnaclState}`};
 return output ? {output, error: ''} : null;
 ";
 

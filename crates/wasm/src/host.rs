@@ -37,9 +37,9 @@ pub const HOST_FILES: &[(&str, &str)] = &[
 ];
 
 /// The embed polyfill's entry, `pnacl-embed.js`, beside the host's files: `pnacl web`
-/// adds `<script type="module" src=".../pnacl-embed.js">` to a site's pages.
-pub const EMBED_SCRIPT: &str = "// pnacl's NaCl embed polyfill: <embed type=\"application/x-pnacl\"> modules run \
-                                again (see web/embed.mjs).\nimport './web/embed.mjs';\n";
+/// adds `<script src=".../pnacl-embed.js">` (a classic script, so that it runs before the
+/// page's own) to a site's pages.
+pub const EMBED_SCRIPT: &str = include_str!("../js/web/pnacl-embed.js");
 
 /// The launcher `APP.mjs` of module `APP.wasm` (`wasm_name`), translated from the pexe
 /// named `pexe` (the guest's `argv[0]`, as `pnacl run` would give it): `node APP.mjs

@@ -32,6 +32,8 @@ export class Plugin {
     /** @type {(() => void) | null} */
     this.stop = null;
     this.name = el.getAttribute('src') ?? 'module';
+    /** Where the start-up is (for scripts and people debugging a page: `el.pnaclState`). */
+    this.state = 'created';
     const plugin = this;
     Object.defineProperties(el, {
       postMessage: {
@@ -43,6 +45,7 @@ export class Plugin {
       readyState: { configurable: true, get: () => plugin.readyState },
       lastError: { configurable: true, get: () => plugin.lastError },
       exitStatus: { configurable: true, get: () => plugin.exitStatus },
+      pnaclState: { configurable: true, get: () => plugin.state },
     });
   }
 
@@ -55,6 +58,7 @@ export class Plugin {
 
   /** @param {string} why */
   fail(why) {
+    this.state = 'failed';
     this.lastError = why;
     this.readyState = READY.DONE;
     console.error(`pnacl: ${this.name}: ${why}`);
@@ -79,6 +83,7 @@ export class Plugin {
     let loaded;
     try {
       const manifestUrl = new URL(this.name, document.baseURI);
+      this.state = 'fetching the manifest';
       const response = await fetch(manifestUrl);
       if (!response.ok) throw new Error(`${manifestUrl}: HTTP status ${response.status}`);
       const manifest = await response.json();
@@ -87,6 +92,7 @@ export class Plugin {
       const wasmUrl = new URL(entry, manifestUrl);
       wasmUrl.pathname += '.wasm';
       this.readyState = READY.LOADING;
+      this.state = 'loading the module';
       loaded = await load(wasmUrl);
       this.fire('progress', { lengthComputable: false });
     } catch (e) {
@@ -129,6 +135,7 @@ export class Plugin {
       output,
     );
     this.stop = () => supervisor.terminate();
+    this.state = 'starting';
     const attrs = [...this.el.attributes].map((a) => [a.name, a.value]);
     supervisor.start({
       role: 'main', module, memory, control: Control.allocate(), argv0: this.name, mounts: [],
@@ -147,6 +154,7 @@ export class Plugin {
   fromModule(m) {
     switch (m.op) {
       case 'loaded':
+        this.state = 'running';
         this.loaded = true;
         this.readyState = READY.DONE;
         this.fire('load');
@@ -173,6 +181,7 @@ export class Plugin {
 
   /** @param {number} status  the module's exit status (134 after a trap) */
   ended(status) {
+    this.state = 'ended';
     this.stop?.();
     this.exitStatus = status;
     if (!this.loaded) return this.fail(`the module ended before it loaded (status ${status})`);
