@@ -10,6 +10,8 @@
 //! - webpenc: "Click Me!" gives a lossless WebP that the browser decodes to exactly the
 //!   canvas's pixels.
 //! - astar: "Send To Native" puts `{"array":[0, 2, 4]}` in `#output`.
+//! - hello_tutorial again, as the static site `pnacl web -o` writes (translated ahead of
+//!   time), served by `pnacl serve`.
 //!
 //! No page throws, no module crashes, nothing connects beyond 127.0.0.1 (hello_tutorial's
 //! page asks for a Google Fonts stylesheet, which does not resolve: the only request to
@@ -89,8 +91,19 @@ fn corpus_apps_run_on_their_original_pages() {
     std::fs::create_dir_all(&shots).expect("screenshot directory");
     let apps =
         [("hello_tutorial", "index.html", HELLO), ("webpenc", "index.html", WEBPENC), ("astar", "index.html", ASTAR)];
-    let servers: Vec<Served> = apps.iter().map(|(dir, _, _)| Served::web(&web.join(dir))).collect();
-    let pages: Vec<Scripted> = apps
+    let mut servers: Vec<Served> = apps.iter().map(|(dir, _, _)| Served::web(&web.join(dir))).collect();
+    let out = tempfile::tempdir().expect("temporary directory");
+    let status = pnacl_testutil::pnacl_command()
+        .arg("web")
+        .arg(web.join("hello_tutorial"))
+        .arg("-o")
+        .arg(out.path().join("hello"))
+        .status()
+        .expect("run pnacl web -o");
+    assert!(status.success(), "pnacl web -o: {status}");
+    assert!(out.path().join("hello/hello_tutorial.pexe.wasm").is_file() && out.path().join("hello/_headers").is_file());
+    let static_site = Served::start(out.path());
+    let mut pages: Vec<Scripted> = apps
         .iter()
         .zip(&servers)
         .map(|((dir, page, until), s)| Scripted {
@@ -99,8 +112,10 @@ fn corpus_apps_run_on_their_original_pages() {
             screenshot: Some(shots.join(format!("{dir}.png"))),
         })
         .collect();
-    let session = run_scripted(&pages, 3, Duration::from_secs(120));
-    for (page, (dir, _, _)) in session.pages.iter().zip(&apps) {
+    pages.push(Scripted { url: format!("{}hello/index.html", static_site.url), until: HELLO.into(), screenshot: None });
+    servers.push(static_site);
+    let session = run_scripted(&pages, 2, Duration::from_secs(120));
+    for (page, dir) in session.pages.iter().zip(apps.iter().map(|a| a.0).chain(["hello_tutorial (-o)"])) {
         eprintln!(
             "{dir}: {:.2} s to the result: {}",
             page.seconds,
@@ -140,6 +155,10 @@ fn corpus_apps_run_on_their_original_pages() {
     );
     assert_eq!(webp["differing"], 0, "webpenc: the WebP's pixels differ from the canvas's: {webp}");
 
+    let hello_static = value(3);
+    assert_eq!(hello_static["error"], "", "hello_tutorial (-o): {hello_static}");
+    assert_eq!(hello_static["lines"][0], "C++ program online.", "hello_tutorial (-o): {hello_static}");
+
     let astar = value(2);
     assert_eq!(astar["error"], "", "astar: {astar}");
     assert_eq!(astar["output"], r#"{"array":[0, 2, 4]}"#, "astar: {astar}");
@@ -159,6 +178,7 @@ fn corpus_apps_run_on_their_original_pages() {
     for s in servers {
         let log = s.log();
         assert!(log.iter().any(|l| l.contains(".pexe.wasm 200")), "no translation was served: {log:#?}");
+        assert!(log.iter().any(|l| l.contains("/.pnacl/pnacl-embed.js 200")), "no polyfill was served: {log:#?}");
         s.stop();
     }
 }
