@@ -43,6 +43,7 @@ mod status;
 mod thaw;
 mod trust;
 mod wasm;
+mod web;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use report::ColorChoice;
@@ -131,6 +132,9 @@ enum Command {
     Wasm(wasm::Args),
     /// Serve a directory on 127.0.0.1 with the headers that let its pages use threads.
     Serve(serve::Args),
+    /// Run an old NaCl web site's browser (PPAPI) pexes again: serve it, or write it as a
+    /// static site, with pnacl's embed polyfill and the pexes translated to WebAssembly.
+    Web(web::Args),
 }
 
 /// The `--color` choice on the command line, read before clap parses it so that clap's own
@@ -275,6 +279,7 @@ fn main() {
         Command::Cache(a) => cache::run(a),
         Command::Wasm(a) => wasm::run(a),
         Command::Serve(a) => serve::run(a),
+        Command::Web(a) => web::run(a),
     };
     std::process::exit(status);
 }

@@ -53,7 +53,6 @@ pub fn run(args: &Args) -> i32 {
 }
 
 fn translate(args: &Args) -> Result<i32, Failure> {
-    let name = output::input_name(&args.file);
     if output::is_stdio(&args.file) && args.output.is_none() {
         return Err(Failure::new(Diagnostic::error(None, "reading standard input: give the module's name with -o"))
             .with_status(status::USAGE));
@@ -63,8 +62,18 @@ fn translate(args: &Args) -> Result<i32, Failure> {
         return Err(Failure::new(Diagnostic::error(None, "the module and its launcher are files: give -o FILE.wasm"))
             .with_status(status::USAGE));
     }
-    let bitcode = bitcode_of(&args.file, input::read(&args.file, input::Expect::Program)?)?;
-    let module = read_module(&args.file, &bitcode)?;
+    let bytes = input::read(&args.file, input::Expect::Program)?;
+    let wasm = translate_bytes(&args.file, bytes, args.checked)?;
+    write_outputs(&target, &args.file, &wasm, args.html)?;
+    Ok(status::SUCCESS)
+}
+
+/// Translates a pexe's bytes (read from `file`) to a validated wasm module; refusals as
+/// `pnacl wasm` reports them.
+pub(crate) fn translate_bytes(file: &Path, bytes: Vec<u8>, checked: bool) -> Result<Vec<u8>, Failure> {
+    let name = output::input_name(file);
+    let bitcode = bitcode_of(file, bytes)?;
+    let module = read_module(file, &bitcode)?;
     let violations = pnacl_verify::verify(&module);
     if !violations.is_empty() {
         for d in &violations {
@@ -75,15 +84,15 @@ fn translate(args: &Args) -> Result<i32, Failure> {
         return Err(Failure::input(&name, format!("not ABI-clean ({} violations)", violations.len()))
             .with_status(status::VIOLATIONS));
     }
-    let options = pnacl_wasm::Options { checked: args.checked };
+    let options = pnacl_wasm::Options { checked };
     let out = pnacl_wasm::translate(&module, &options).map_err(|e| Failure::input(&name, e))?;
     pnacl_wasm::validate(&out).map_err(|e| {
         Failure::input(&name, format!("internal error: the module does not validate: {e}"))
             .with_status(status::INTERNAL)
     })?;
-    write_outputs(&target, &args.file, &out.wasm, args.html)?;
+    // The module's IR is large and freed at exit; dropping it is wasted time.
     std::mem::forget(module);
-    Ok(status::SUCCESS)
+    Ok(out.wasm)
 }
 
 /// Writes the module, its launcher, the page if asked, and the host beside them: all of

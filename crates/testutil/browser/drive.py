@@ -3,14 +3,19 @@
 127.0.0.1, for the Rust browser tests (crates/testutil/src/browser.rs).
 
 Reads one JSON object on standard input:
-  {"pages": [{"url": ..., "wait": "exit-status"}...], "parallel": N, "timeout": SECONDS,
+  {"pages": [{"url": ..., "until": SCRIPT, "screenshot": PATH}...], "parallel": N, "timeout": SECONDS,
    "chromium": PATH, "chromedriver": PATH, "netlog": PATH, "profile": DIR}
 and writes one JSON object on standard output:
   {"pages": [{"url", "status", "stdout", "stderr" (the bytes, in hex), "shown_stdout",
-   "shown_stderr" (the <pre> texts), "error", "seconds"}...], "seconds",
+   "shown_stderr" (the <pre> texts), "value", "error", "seconds"}...], "seconds",
    "console": [the browser's log messages: errors, uncaught exceptions, failed loads],
    "requests": [{"url", "initiator"}...], "connections": [{"address", "protocol",
    "bytes_sent"}...]}
+
+A page waits for its program's end (`pnacl wasm --html`'s pages set data-exit-status) or,
+with "until", for that script (a function body, run in the page again and again; it may
+click and type) to return something other than null: the page's "value". With
+"screenshot", the tab is saved as a PNG there when the page is done.
 
 Every host but 127.0.0.1 resolves to nothing (--host-resolver-rules), so no request can
 leave the machine; the NetLog (--log-net-log) records every request the browser made,
@@ -90,11 +95,19 @@ def run_pages(driver, job, console):
             open_tabs[handle] = (k, time.monotonic())
         for handle, (k, started) in list(open_tabs.items()):
             driver.switch_to.window(handle)
-            r = driver.execute_script(RESULT)
+            until = pages[k].get("until")
+            if until is not None:
+                value = driver.execute_script(until)
+                r = None if value is None else {"value": value}
+            else:
+                r = driver.execute_script(RESULT)
             timed_out = time.monotonic() > deadline_of(started)
             if r is None and not timed_out:
                 continue
-            if r is None:
+            if r is None and until is not None:
+                r = {"error": f"the page's script returned null for {job['timeout']} s",
+                     "value": driver.execute_script("return document.body ? document.body.innerText : null")}
+            elif r is None:
                 r = {"error": f"no data-exit-status after {job['timeout']} s",
                      "shown_stdout": driver.execute_script(
                          "const e = document.getElementById('stdout'); return e ? e.textContent : null"),
@@ -105,6 +118,8 @@ def run_pages(driver, job, console):
                 if stream in r:
                     r[stream] = base64.b64decode(r[stream]).hex()
             r["seconds"] = round(time.monotonic() - started, 3)
+            if pages[k].get("screenshot"):
+                driver.save_screenshot(pages[k]["screenshot"])
             results[k] = r
             del open_tabs[handle]
             # about:blank ends the page's Workers; the tab is used again.

@@ -51,9 +51,25 @@ pub struct Served {
 impl Served {
     /// Starts serving `dir`.
     pub fn start(dir: &Path) -> Served {
+        Served::command(&["serve".as_ref(), "--port".as_ref(), "0".as_ref(), "--log".as_ref(), dir.as_os_str()])
+    }
+
+    /// `pnacl web SITE --serve --port 0 --log`: an old NaCl site with pnacl's polyfill.
+    pub fn web(site: &Path) -> Served {
+        Served::command(&[
+            "web".as_ref(),
+            site.as_os_str(),
+            "--serve".as_ref(),
+            "--port".as_ref(),
+            "0".as_ref(),
+            "--log".as_ref(),
+        ])
+    }
+
+    /// A pnacl subcommand that serves on a free port and prints its URL first.
+    fn command(args: &[&std::ffi::OsStr]) -> Served {
         let mut child = crate::pnacl_command()
-            .args(["serve", "--port", "0", "--log"])
-            .arg(dir)
+            .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -118,6 +134,8 @@ pub struct Page {
     pub shown_stdout: String,
     /// (See `shown_stdout`.)
     pub shown_stderr: String,
+    /// What the page's `until` script returned ([`run_scripted`]).
+    pub value: Option<Value>,
     /// Why the page has no status (it did not end in time).
     pub error: Option<String>,
     /// Seconds from opening the page to its end.
@@ -196,11 +214,37 @@ fn hex(s: &str) -> Vec<u8> {
 /// Opens `urls` in one headless chromium session, `parallel` at a time, each until it sets
 /// `data-exit-status` or `timeout` passes.
 pub fn run_pages(urls: &[String], parallel: usize, timeout: Duration) -> Session {
+    let pages: Vec<Value> = urls.iter().map(|u| serde_json::json!({"url": u})).collect();
+    drive(&pages, parallel, timeout)
+}
+
+/// A page that a script watches.
+#[derive(Clone, Debug)]
+pub struct Scripted {
+    /// Its URL.
+    pub url: String,
+    /// A function body run in the page again and again (it may click and type) until it
+    /// returns something other than null, which becomes [`Page::value`].
+    pub until: String,
+    /// Where to save a screenshot of the tab when the page is done.
+    pub screenshot: Option<PathBuf>,
+}
+
+/// Opens the pages in one headless chromium session, `parallel` at a time, each until its
+/// script returns a value or `timeout` passes (the page's `error` then says so, and its
+/// `value` is the page's text).
+pub fn run_scripted(pages: &[Scripted], parallel: usize, timeout: Duration) -> Session {
+    let pages: Vec<Value> =
+        pages.iter().map(|p| serde_json::json!({"url": p.url, "until": p.until, "screenshot": p.screenshot})).collect();
+    drive(&pages, parallel, timeout)
+}
+
+fn drive(pages: &[Value], parallel: usize, timeout: Duration) -> Session {
     require();
     let scratch = tempfile::tempdir().expect("temporary directory");
     let netlog: PathBuf = scratch.path().join("netlog.json");
     let job = serde_json::json!({
-        "pages": urls.iter().map(|u| serde_json::json!({"url": u})).collect::<Vec<_>>(),
+        "pages": pages,
         "parallel": parallel.max(1),
         "timeout": timeout.as_secs_f64(),
         "chromium": CHROMIUM,
@@ -240,6 +284,7 @@ pub fn run_pages(urls: &[String], parallel: usize, timeout: Duration) -> Session
             stderr: hex(&text(p, "stderr")),
             shown_stdout: text(p, "shown_stdout"),
             shown_stderr: text(p, "shown_stderr"),
+            value: p.get("value").cloned(),
             error: p.get("error").and_then(Value::as_str).map(String::from),
             seconds: p.get("seconds").and_then(Value::as_f64).unwrap_or_default(),
         })

@@ -18,6 +18,7 @@ import * as filename from './irt/filename.mjs';
 import * as memory from './irt/memory.mjs';
 import * as query from './irt/query.mjs';
 import * as threads from './irt/threads.mjs';
+import * as ppapi from './web/ppapi.mjs';
 
 /**
  * What a guest thread starts with.
@@ -34,6 +35,7 @@ import * as threads from './irt/threads.mjs';
  * @property {number} [start]  a thread's start function
  * @property {number} [stack]  its stack top
  * @property {number} [tp]  its thread pointer
+ * @property {import('./web/ppapi.mjs').PpapiData} [ppapi]  a browser program's instance (`pnacl web`)
  */
 
 /**
@@ -112,7 +114,7 @@ export async function runThread(data, post) {
     meta,
     irtNames: irtImports(data.module),
     argv0: data.argv0,
-    browser: false,
+    browser: data.ppapi !== undefined,
     exports: () => exports,
     gather: null,
     exit(status) {
@@ -151,6 +153,7 @@ export async function runThread(data, post) {
     ...filename.functions(ctx),
     ...memory.functions(ctx),
     ...threads.functions(ctx),
+    ...(data.ppapi ? ppapi.functions(ctx, data.ppapi, data.role === 'main', post) : {}),
   };
   // Every IRT call but a write first passes on what standard output gathered (gather.mjs).
   const irt = Object.fromEntries(
@@ -164,6 +167,13 @@ export async function runThread(data, post) {
           },
     ]),
   );
+  // A browser program's PPAPI imports, where no page hosts it: never called, since its
+  // query for the PPAPI hook ends the process first (status 126).
+  for (const name of ctx.irtNames) {
+    if (!(name in irt)) {
+      Object.assign(irt, { [name]: () => ctx.stderr(`pnacl: ${name}: no browser hosts this module\n`) || ctx.exit(126) });
+    }
+  }
   const imports = { irt, pnacl: { fmod: (/** @type {number} */ a, /** @type {number} */ b) => a % b }, env: { memory: guestMemory } };
   const instance = new WebAssembly.Instance(data.module, imports);
   exports = instance.exports;

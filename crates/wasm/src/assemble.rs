@@ -1,7 +1,6 @@
 //! The module's sections, from the translated bodies.
 
 use crate::function::Body;
-use crate::irt;
 use crate::layout::GLOBALS_START;
 use crate::meta;
 use crate::module::{Env, FuncType, Helper, LONGJMP_TAG, func_type, helper_type};
@@ -60,7 +59,7 @@ pub(crate) fn module(env: &Env<'_>, parts: Parts) -> Vec<u8> {
     module.section(&types);
     // Imports: the IRT, fmod, memory.
     let mut imports = ImportSection::new();
-    for h in irt::FUNCTIONS {
+    for h in env.host {
         imports.import("irt", h.name, EntityType::Function(env.type_of(&func_type(h.ret, h.params))));
     }
     let fmod_type = (vec![ValType::F64, ValType::F64], vec![ValType::F64]);
@@ -96,7 +95,7 @@ pub(crate) fn module(env: &Env<'_>, parts: Parts) -> Vec<u8> {
     }
     module.section(&functions);
     // Tables.
-    let table_len = (m.functions.len() + irt::FUNCTIONS.len()) as u64;
+    let table_len = (m.functions.len() + env.host.len()) as u64;
     let mut tables = TableSection::new();
     let table = TableType {
         element_type: RefType::FUNCREF,
@@ -151,7 +150,7 @@ pub(crate) fn module(env: &Env<'_>, parts: Parts) -> Vec<u8> {
         let run: Vec<u32> = indices[start..f].to_vec();
         elements.active(None, &ConstExpr::i32_const(start as i32), Elements::Functions(run.into()));
     }
-    let irt_funcs: Vec<u32> = (0..irt::FUNCTIONS.len() as u32).collect();
+    let irt_funcs: Vec<u32> = (0..env.host.len() as u32).collect();
     elements.active(None, &ConstExpr::i32_const(m.functions.len() as i32), Elements::Functions(irt_funcs.into()));
     if !env.adapters.is_empty() {
         let getter =
@@ -171,7 +170,7 @@ pub(crate) fn module(env: &Env<'_>, parts: Parts) -> Vec<u8> {
             }
             elements.active(Some(1), &ConstExpr::i32_const(start as i32), Elements::Functions(run.into()));
         }
-        let run: Vec<u32> = irt::FUNCTIONS.iter().map(|h| getter(&func_type(h.ret, h.params))).collect();
+        let run: Vec<u32> = env.host.iter().map(|h| getter(&func_type(h.ret, h.params))).collect();
         elements.active(Some(1), &ConstExpr::i32_const(m.functions.len() as i32), Elements::Functions(run.into()));
     }
     module.section(&elements);
@@ -349,7 +348,7 @@ fn adapter(env: &Env<'_>, t: &FuncType) -> Function {
 fn names(env: &Env<'_>, _entry: u32) -> NameSection {
     let m = env.m;
     let mut map = NameMap::new();
-    for (k, h) in irt::FUNCTIONS.iter().enumerate() {
+    for (k, h) in env.host.iter().enumerate() {
         map.append(k as u32, &format!("irt.{}", h.name));
     }
     map.append(env.fmod, "pnacl.fmod");

@@ -27,7 +27,20 @@ pub const HOST_FILES: &[(&str, &str)] = &[
     ("irt/memory.mjs", include_str!("../js/irt/memory.mjs")),
     ("irt/query.mjs", include_str!("../js/irt/query.mjs")),
     ("irt/threads.mjs", include_str!("../js/irt/threads.mjs")),
+    ("web/channel.mjs", include_str!("../js/web/channel.mjs")),
+    ("web/core.mjs", include_str!("../js/web/core.mjs")),
+    ("web/embed.mjs", include_str!("../js/web/embed.mjs")),
+    ("web/heap.mjs", include_str!("../js/web/heap.mjs")),
+    ("web/instance.mjs", include_str!("../js/web/instance.mjs")),
+    ("web/plugin.mjs", include_str!("../js/web/plugin.mjs")),
+    ("web/ppapi.mjs", include_str!("../js/web/ppapi.mjs")),
+    ("web/vars.mjs", include_str!("../js/web/vars.mjs")),
 ];
+
+/// The embed polyfill's entry, `pnacl-embed.js`, beside the host's files: `pnacl web`
+/// adds `<script src=".../pnacl-embed.js">` (a classic script, so that it runs before the
+/// page's own) to a site's pages.
+pub const EMBED_SCRIPT: &str = include_str!("../js/web/pnacl-embed.js");
 
 /// The launcher `APP.mjs` of module `APP.wasm` (`wasm_name`), translated from the pexe
 /// named `pexe` (the guest's `argv[0]`, as `pnacl run` would give it): `node APP.mjs

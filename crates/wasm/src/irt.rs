@@ -20,7 +20,7 @@ pub struct HostFunction {
     pub params: &'static [Ty],
 }
 
-use Ty::{I32 as W, I64 as L, Void as V};
+use Ty::{Double as D, Float as F, I32 as W, I64 as L, Void as V};
 
 macro_rules! f {
     ($name:literal, $ret:expr, [$($p:expr),*]) => {
@@ -30,7 +30,24 @@ macro_rules! f {
 
 /// Every IRT function, the query function first, in table order (the order of `pnacl
 /// run`'s runtime).
-pub const FUNCTIONS: &[HostFunction] = &[
+pub const FUNCTIONS: &[HostFunction] = ALL.split_at(COMMAND_LINE).0;
+
+/// The host functions a module imports: [`FUNCTIONS`], and for a browser (PPAPI) program
+/// also the PPAPI hook and the browser's (`PPB_*`) functions after them.
+pub fn functions(browser: bool) -> &'static [HostFunction] {
+    if browser { ALL } else { FUNCTIONS }
+}
+
+/// How many of [`ALL`] a command-line program imports.
+const COMMAND_LINE: usize = 51;
+
+/// Every host function, in table order: the IRT's, then the PPAPI hook's and the
+/// browser's (`PPB_*` interfaces, named `ppb_GROUP_FUNCTION`; the JavaScript host's
+/// `web/` modules implement them and build the interface tables). Their signatures are
+/// the C headers' after PNaCl's ABI simplification: a struct argument (`PP_Var`,
+/// `PP_CompletionCallback`) is passed as a pointer to a copy, a struct result is written
+/// through a pointer passed first, enums and `PP_Bool` are `i32`, `PP_Time` is `double`.
+const ALL: &[HostFunction] = &[
     f!("query", W, [W, W, W]),
     // basic
     f!("exit", V, [W]),
@@ -89,6 +106,80 @@ pub const FUNCTIONS: &[HostFunction] = &[
     f!("clock_gettime", W, [W, W]),
     f!("get_random_bytes", W, [W, W, W]),
     f!("getpid", W, [W]),
+    // nacl-irt-ppapihook-0.1
+    f!("ppapi_start", W, [W]),
+    f!("ppapi_register_thread_creator", V, [W]),
+    // PPB_GetInterface, given to PPP_InitializeModule
+    f!("ppb_get_interface", W, [W]),
+    // PPB_Core;1.0
+    f!("ppb_core_add_ref_resource", V, [W]),
+    f!("ppb_core_release_resource", V, [W]),
+    f!("ppb_core_get_time", D, []),
+    f!("ppb_core_get_time_ticks", D, []),
+    f!("ppb_core_call_on_main_thread", V, [W, W, W]),
+    f!("ppb_core_is_main_thread", W, []),
+    // PPB_Instance;1.0
+    f!("ppb_instance_bind_graphics", W, [W, W]),
+    f!("ppb_instance_is_full_frame", W, [W]),
+    // PPB_Messaging;1.0 and 1.2
+    f!("ppb_messaging_post_message", V, [W, W]),
+    f!("ppb_messaging_register_message_handler", W, [W, W, W, W]),
+    f!("ppb_messaging_unregister_message_handler", V, [W]),
+    // PPB_Var;1.0, 1.1, 1.2
+    f!("ppb_var_add_ref", V, [W]),
+    f!("ppb_var_release", V, [W]),
+    f!("ppb_var_var_from_utf8_1_0", V, [W, W, W, W]),
+    f!("ppb_var_var_from_utf8", V, [W, W, W]),
+    f!("ppb_var_var_to_utf8", W, [W, W]),
+    f!("ppb_var_var_to_resource", W, [W]),
+    f!("ppb_var_var_from_resource", V, [W, W]),
+    // PPB_VarArrayBuffer;1.0
+    f!("ppb_var_array_buffer_create", V, [W, W]),
+    f!("ppb_var_array_buffer_byte_length", W, [W, W]),
+    f!("ppb_var_array_buffer_map", W, [W]),
+    f!("ppb_var_array_buffer_unmap", V, [W]),
+    // PPB_VarArray;1.0
+    f!("ppb_var_array_create", V, [W]),
+    f!("ppb_var_array_get", V, [W, W, W]),
+    f!("ppb_var_array_set", W, [W, W, W]),
+    f!("ppb_var_array_get_length", W, [W]),
+    f!("ppb_var_array_set_length", W, [W, W]),
+    // PPB_VarDictionary;1.0
+    f!("ppb_var_dictionary_create", V, [W]),
+    f!("ppb_var_dictionary_get", V, [W, W, W]),
+    f!("ppb_var_dictionary_set", W, [W, W, W]),
+    f!("ppb_var_dictionary_delete", V, [W, W]),
+    f!("ppb_var_dictionary_has_key", W, [W, W]),
+    f!("ppb_var_dictionary_get_keys", V, [W, W]),
+    // PPB_Console;1.0
+    f!("ppb_console_log", V, [W, W, W]),
+    f!("ppb_console_log_with_source", V, [W, W, W, W]),
+    // PPB_View;1.0, 1.1, 1.2
+    f!("ppb_view_is_view", W, [W]),
+    f!("ppb_view_get_rect", W, [W, W]),
+    f!("ppb_view_is_fullscreen", W, [W]),
+    f!("ppb_view_is_visible", W, [W]),
+    f!("ppb_view_is_page_visible", W, [W]),
+    f!("ppb_view_get_clip_rect", W, [W, W]),
+    f!("ppb_view_get_device_scale", F, [W]),
+    f!("ppb_view_get_css_scale", F, [W]),
+    f!("ppb_view_get_scroll_offset", W, [W, W]),
+    // PPB_MessageLoop;1.0
+    f!("ppb_message_loop_create", W, [W]),
+    f!("ppb_message_loop_get_for_main_thread", W, []),
+    f!("ppb_message_loop_get_current", W, []),
+    f!("ppb_message_loop_attach_to_current_thread", W, [W]),
+    f!("ppb_message_loop_run", W, [W]),
+    f!("ppb_message_loop_post_work", W, [W, W, L]),
+    f!("ppb_message_loop_post_quit", W, [W, W]),
+    // PPB_InputEvent;1.0 (requests are accepted; no event is delivered yet)
+    f!("ppb_input_event_request_input_events", W, [W, W]),
+    f!("ppb_input_event_request_filtering_input_events", W, [W, W]),
+    f!("ppb_input_event_clear_input_event_request", V, [W, W]),
+    f!("ppb_input_event_is_input_event", W, [W]),
+    f!("ppb_input_event_get_type", W, [W]),
+    f!("ppb_input_event_get_time_stamp", D, [W]),
+    f!("ppb_input_event_get_modifiers", W, [W]),
 ];
 
 /// The interface name only browser (PPAPI) programs ask for.
@@ -96,3 +187,18 @@ pub const PPAPI_PREFIX: &[u8] = b"nacl-irt-ppapihook";
 /// The interface name newlib's pthread library asks for: a program that has it may start
 /// threads, and gets shared memory.
 pub const THREAD_INTERFACE: &[u8] = b"nacl-irt-thread-0.1";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_line_programs_import_the_irt_only() {
+        assert_eq!(FUNCTIONS.last().map(|h| h.name), Some("getpid"));
+        assert_eq!(ALL[COMMAND_LINE].name, "ppapi_start");
+        let mut names: Vec<&str> = ALL.iter().map(|h| h.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), ALL.len(), "import names are unique");
+    }
+}

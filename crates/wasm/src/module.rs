@@ -1,7 +1,7 @@
 //! The module: its index spaces, what every function's translation needs from them
 //! ([`Env`]), and the assembly of the sections.
 //!
-//! Functions: the IRT imports (`irt.*`, in [`crate::irt::FUNCTIONS`]'s order), the
+//! Functions: the IRT imports (`irt.*`, in [`crate::irt::functions`]'s order), the
 //! `pnacl.fmod` import, the module's defined functions in order, then the helpers
 //! ([`Helper`]), the signature getters and the call adapters. Globals: the stack pointer,
 //! the thread pointer, the stack limit, the setjmp token counter and the function that
@@ -136,6 +136,8 @@ pub(crate) struct Env<'m> {
     intrinsics: Vec<Option<&'static Intrinsic>>,
     /// The wasm function index of each defined module function (`u32::MAX` if none).
     functions: Vec<u32>,
+    /// The host functions the module imports, in table order ([`irt::functions`]).
+    pub host: &'static [irt::HostFunction],
     /// The `pnacl.fmod` import.
     pub fmod: u32,
     /// The first helper's index.
@@ -175,7 +177,8 @@ impl<'m> Env<'m> {
                 }
             })
             .collect();
-        let fmod = irt::FUNCTIONS.len() as u32;
+        let host = irt::functions(crate::is_browser_program(m));
+        let fmod = host.len() as u32;
         let mut next = fmod + 1;
         let functions = m
             .functions
@@ -196,6 +199,7 @@ impl<'m> Env<'m> {
             names,
             intrinsics,
             functions,
+            host,
             fmod,
             first_helper,
             types: Vec::new(),
@@ -213,12 +217,12 @@ impl<'m> Env<'m> {
     /// Interns every type the module needs, and finds the call sites that need adapters.
     fn number_types(&mut self) {
         let m = self.m;
-        for h in irt::FUNCTIONS {
+        for h in self.host {
             self.intern(func_type(h.ret, h.params));
         }
         self.intern((vec![ValType::F64, ValType::F64], vec![ValType::F64]));
         // The table's signatures, for adapters.
-        let mut table_types: Vec<FuncType> = irt::FUNCTIONS.iter().map(|h| func_type(h.ret, h.params)).collect();
+        let mut table_types: Vec<FuncType> = self.host.iter().map(|h| func_type(h.ret, h.params)).collect();
         // Functions share their signatures: each type id is converted and interned once
         // (the first time, so the type indices come out in the same order).
         let (mut interned, mut in_table) = (vec![false; m.types.len()], vec![false; m.types.len()]);

@@ -9,8 +9,11 @@ import { CTL, PAGE } from '../guest.mjs';
 const MAP_SHARED = 0x01, MAP_PRIVATE = 0x02, MAP_FIXED = 0x10, MAP_ANONYMOUS = 0x20;
 const PAGES = 65536;
 
-/** @param {import('../worker.mjs').Context} ctx */
-export function functions(ctx) {
+/**
+ * The page allocator the IRT's mmap and the host's own allocations share.
+ * @param {import('../worker.mjs').Context} ctx
+ */
+function pageHeap(ctx) {
   const { mem, control } = ctx;
   const pages = control.pages;
   const words = control.words;
@@ -59,6 +62,46 @@ export function functions(ctx) {
     }
     throw new Errno(ERRNO.ENOMEM);
   };
+  return { range, free, map, firstFit, heapStart };
+}
+
+/**
+ * Maps `len` bytes of zeroed pages for the host itself (the browser's data the guest
+ * reads, as PPAPI's interface tables and variables); returns their address.
+ * @param {import('../worker.mjs').Context} ctx @param {number} len
+ */
+export function mapForHost(ctx, len) {
+  const { map, firstFit } = pageHeap(ctx);
+  const words = ctx.control.words;
+  const n = Math.ceil(len / PAGE);
+  return ctx.control.locked(CTL.MMAP_LOCK, () => {
+    const first = firstFit(n);
+    map(first, n);
+    if (first === words[CTL.LOWEST_FREE]) words[CTL.LOWEST_FREE] = first + n;
+    return first * PAGE;
+  });
+}
+
+/**
+ * Unmaps pages that {@link mapForHost} mapped.
+ * @param {import('../worker.mjs').Context} ctx @param {number} addr @param {number} len
+ */
+export function unmapForHost(ctx, addr, len) {
+  const { range, free } = pageHeap(ctx);
+  const words = ctx.control.words;
+  ctx.control.locked(CTL.MMAP_LOCK, () => {
+    const [first, n] = range(addr, len);
+    free(first, n);
+    words[CTL.LOWEST_FREE] = Math.min(words[CTL.LOWEST_FREE], first);
+  });
+}
+
+/** @param {import('../worker.mjs').Context} ctx */
+export function functions(ctx) {
+  const { mem, control } = ctx;
+  const pages = control.pages;
+  const words = control.words;
+  const { range, free, map, firstFit, heapStart } = pageHeap(ctx);
   return {
     /** `int mmap(void **addr, size_t len, int prot, int flags, int fd, off_t off)`. */
     mmap(/** @type {number} */ addr, /** @type {number} */ len, /** @type {number} */ prot, /** @type {number} */ flags,

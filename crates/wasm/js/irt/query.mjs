@@ -29,6 +29,11 @@ export const INTERFACES = [
   ['nacl-irt-dev-getpid-0.1', ['getpid']],
 ];
 
+/** The PPAPI hook, offered to browser programs that a page hosts (`pnacl web`). */
+const PPAPI_INTERFACES = /** @type {[string, string[]][]} */ ([
+  ['nacl-irt-ppapihook-0.1', ['ppapi_start', 'ppapi_register_thread_creator']],
+]);
+
 /** The prefix of the interfaces only browser (PPAPI) programs ask for. */
 export const PPAPI_PREFIX = 'nacl-irt-ppapihook';
 
@@ -48,7 +53,8 @@ export function irtValue(ctx, name) {
  * @param {import('../worker.mjs').Context} ctx
  */
 export function functions(ctx) {
-  const tables = new Map(INTERFACES.map(([n, slots]) => [n, slots.map((s) => irtValue(ctx, s))]));
+  const offered = ctx.browser ? [...INTERFACES, ...PPAPI_INTERFACES] : INTERFACES;
+  const tables = new Map(offered.map(([n, slots]) => [n, slots.map((s) => irtValue(ctx, s))]));
   return {
     /** @param {number} name @param {number} table @param {number} size */
     query(name, table, size) {

@@ -1,0 +1,295 @@
+//! `pnacl web`: an old NaCl web site, as it was deployed, running again in today's
+//! browsers. Its pages get pnacl's embed polyfill (one `<script>`), which runs each
+//! `<embed type="application/x-pnacl">` module from the WebAssembly that pnacl translates
+//! from its pexe: on request and cached in memory (`--serve`, on [`crate::http`]'s
+//! server, with its cross-origin isolation headers), or ahead of time into a static site
+//! (`-o`).
+
+use crate::http::{self, Body, Reply, Request, Root};
+use crate::output;
+use crate::report::{Diagnostic, Failure};
+use crate::signals;
+use crate::status;
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// Arguments of `pnacl web`.
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("mode").required(true).args(["serve", "output"])))]
+#[command(after_help = "The site is served (--serve) or written (-o) as it is, except that: every HTML page gets \
+                        <script src=\".pnacl/pnacl-embed.js\"> (relative to the site's root) after its <head> \
+                        tag, so that it runs before the page's own scripts; /.pnacl/ holds pnacl's JavaScript (the embed polyfill and the IRT \
+                        host of `pnacl wasm`); and X.pexe.wasm, the WebAssembly translation of X.pexe, is made \
+                        from the pexe: on its first request and kept in memory by the pexe's hash (--serve), or \
+                        ahead of time beside each pexe (-o). The polyfill lists application/x-pnacl and \
+                        application/x-nacl in navigator.mimeTypes, grants the quota requests of \
+                        navigator.webkitPersistentStorage, reads each embed's manifest \
+                        (program.portable.pnacl-translate.url) and runs the module in Workers on shared memory; \
+                        the element gets postMessage, readyState, lastError and its load, error, message and \
+                        crash events. PPAPI interfaces offered: Core, Instance, Messaging, Var, VarArrayBuffer, \
+                        VarArray, VarDictionary, Console, View, MessageLoop, InputEvent (requests only); for any \
+                        other, PPB_GetInterface returns NULL and the page's console names it.\n\n\
+                        Shared memory needs a cross-origin isolated page. --serve listens on 127.0.0.1 only \
+                        (port 0: a free port; the URL is printed first) and sends the headers itself. A static \
+                        host must send, with every file: Cross-Origin-Opener-Policy: same-origin and \
+                        Cross-Origin-Embedder-Policy: require-corp (-o writes them in OUT_DIR/_headers, the form \
+                        Netlify and Cloudflare Pages read); the .wasm files should be served as application/wasm, \
+                        and the host must serve the .pnacl folder (on GitHub Pages, add .nojekyll).\n\n\
+                        Exit status: 0; 1 when SITE_DIR cannot be read or a pexe cannot be translated (-o; under \
+                        --serve its request gets status 500 and the page's error event); 130 after Ctrl-C.\n\n\
+                        Examples:\n  pnacl web corpus/web/hello_tutorial --serve --port 8000  \
+                        # then open http://127.0.0.1:8000/index.html\n  \
+                        pnacl web corpus/web/astar --serve --port 0 --log\n  \
+                        pnacl web corpus/web/hello_tutorial -o public/hello")]
+pub struct Args {
+    /// The site's folder (its pages, manifests, pexes and other files).
+    pub site: PathBuf,
+    /// Serve the site on 127.0.0.1.
+    #[arg(long)]
+    pub serve: bool,
+    /// With --serve: the port (0: a free port, chosen by the system).
+    #[arg(long, default_value_t = 8000, requires = "serve")]
+    pub port: u16,
+    /// With --serve: write each request to standard error (method, URL, status).
+    #[arg(long, requires = "serve")]
+    pub log: bool,
+    /// Write the site, with its translations, to this folder instead.
+    #[arg(short, long, value_name = "OUT_DIR")]
+    pub output: Option<PathBuf>,
+}
+
+/// The folder of pnacl's files in the site.
+const PNACL_DIR: &str = ".pnacl";
+/// The largest pexe translated, and the largest page changed.
+const MAX_FILE: u64 = 256 << 20;
+
+/// Runs the command; returns the process exit status.
+pub fn run(args: &Args) -> i32 {
+    crate::report::finish("web", web(args))
+}
+
+fn web(args: &Args) -> Result<i32, Failure> {
+    let name = output::input_name(&args.site);
+    let root = Root::open(&args.site).map_err(|e| Failure::input(&name, e))?;
+    match &args.output {
+        Some(out) => write_site(&args.site, out),
+        None => serve(args, &root),
+    }
+}
+
+fn serve(args: &Args, root: &Root) -> Result<i32, Failure> {
+    let server = http::Server::bind(args.port)
+        .map_err(|e| Failure::new(Diagnostic::error(None, format!("cannot listen on 127.0.0.1:{}: {e}", args.port))))?;
+    let stop = signals::stop_flag();
+    {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{}", server.url());
+        let _ = out.flush();
+    }
+    let log = |method: &str, url: &str, code: u16| {
+        if args.log {
+            let _ = writeln!(std::io::stderr().lock(), "{method} {url} {code}");
+        }
+    };
+    let hooks = Site { translations: Mutex::new(HashMap::new()) };
+    server.serve(root, &hooks, stop, &log);
+    drop(server);
+    signals::end_by_signal();
+    Ok(status::SUCCESS)
+}
+
+/// A pexe's translation: the module, or the refusal's message.
+type Translation = Arc<Result<Vec<u8>, String>>;
+
+/// The site's hooks: pnacl's files, the pages with the polyfill, the translations.
+struct Site {
+    /// Translations by the pexe's hash (and pnacl's version).
+    translations: Mutex<HashMap<blake3::Hash, Translation>>,
+}
+
+/// One of pnacl's files (`rel` below `.pnacl/`).
+fn pnacl_file(rel: &str) -> Option<&'static str> {
+    if rel == "pnacl-embed.js" {
+        return Some(pnacl_wasm::EMBED_SCRIPT);
+    }
+    pnacl_wasm::HOST_FILES.iter().find(|(p, _)| *p == rel).map(|(_, text)| *text)
+}
+
+/// Whether a file name is a page's.
+fn is_html(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.ends_with(".html") || lower.ends_with(".htm")
+}
+
+/// Reads a file of the site, up to [`MAX_FILE`] bytes.
+fn read_file(root: &Root, rel: &str) -> Option<Vec<u8>> {
+    let f = root.open_file(rel).ok()?;
+    if !f.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    f.take(MAX_FILE + 1).read_to_end(&mut bytes).ok()?;
+    (bytes.len() as u64 <= MAX_FILE).then_some(bytes)
+}
+
+/// The script tag a page at `rel` gets (relative, so the site may live below any path).
+fn script_tag(rel: &str) -> String {
+    let depth = rel.matches('/').count();
+    format!("<script src=\"{}{PNACL_DIR}/pnacl-embed.js\"></script>", "../".repeat(depth))
+}
+
+/// A page with the polyfill's script after its `<head>` tag (or `<html>`, or the
+/// doctype, or at the start).
+fn inject(page: &[u8], tag: &str) -> Vec<u8> {
+    let lower = page.to_ascii_lowercase();
+    let after = |open: &[u8]| {
+        lower.windows(open.len()).position(|w| w == open).and_then(|at| {
+            let next = lower.get(at + open.len()).copied();
+            // `<head>` or `<head ...>`, not `<header>`.
+            if !matches!(next, Some(b'>' | b' ' | b'\t' | b'\n' | b'\r')) {
+                return None;
+            }
+            lower[at..].iter().position(|&c| c == b'>').map(|end| at + end + 1)
+        })
+    };
+    let at = after(b"<head").or_else(|| after(b"<html")).or_else(|| after(b"<!doctype")).unwrap_or(0);
+    let mut out = Vec::with_capacity(page.len() + tag.len() + 1);
+    out.extend_from_slice(&page[..at]);
+    out.extend_from_slice(tag.as_bytes());
+    out.extend_from_slice(&page[at..]);
+    out
+}
+
+/// Translates a pexe's bytes, with the message of a refusal.
+fn translate(rel: &str, bytes: Vec<u8>) -> Result<Vec<u8>, String> {
+    crate::wasm::translate_bytes(Path::new(rel), bytes, false).map_err(|f| f.diagnostic.message)
+}
+
+impl Site {
+    /// The translation of the pexe at `pexe_rel`, from the cache or made now.
+    fn translation(&self, root: &Root, pexe_rel: &str) -> Option<Translation> {
+        let bytes = read_file(root, pexe_rel)?;
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(env!("CARGO_PKG_VERSION").as_bytes());
+        hasher.update(&[0]);
+        hasher.update(&bytes);
+        let key = hasher.finalize();
+        if let Some(t) = self.translations.lock().ok()?.get(&key) {
+            return Some(Arc::clone(t));
+        }
+        // Two requests for one new pexe may both translate it; the results are equal.
+        let made = Arc::new(translate(pexe_rel, bytes));
+        self.translations.lock().ok()?.insert(key, Arc::clone(&made));
+        Some(made)
+    }
+}
+
+impl http::Hooks for Site {
+    fn respond(&self, request: &Request<'_>, root: &Root) -> Option<Reply> {
+        let rel = request.relative();
+        if request.components.first().map(String::as_str) == Some(PNACL_DIR) {
+            let inner = request.components[1..].join("/");
+            return Some(match pnacl_file(&inner) {
+                Some(text) => Reply::bytes(200, "text/javascript; charset=utf-8", text.as_bytes().to_vec()),
+                None => Reply::text(404, "not found"),
+            });
+        }
+        let is_dir = root.open_file(&rel).ok().and_then(|f| f.metadata().ok()).is_some_and(|m| m.is_dir());
+        if let Some(pexe_rel) = rel.strip_suffix(".wasm").filter(|p| p.ends_with(".pexe"))
+            && root.open_file(&rel).is_err()
+        {
+            let t = self.translation(root, pexe_rel)?;
+            return Some(match t.as_ref() {
+                Ok(wasm) => Reply::bytes(200, "application/wasm", wasm.clone()),
+                Err(why) => Reply::text(500, &format!("pnacl web: {why}")),
+            });
+        }
+        let page_rel = if is_dir && request.trailing_slash {
+            if rel.is_empty() { "index.html".to_string() } else { format!("{rel}/index.html") }
+        } else if is_html(&rel) {
+            rel.clone()
+        } else {
+            return None;
+        };
+        let page = read_file(root, &page_rel)?;
+        let body = inject(&page, &script_tag(&page_rel));
+        Some(Reply {
+            status: 200,
+            content_type: http::content_type(&page_rel).into(),
+            body: Body::Bytes(body),
+            headers: Vec::new(),
+        })
+    }
+}
+
+/// The headers a static host must send (Netlify's and Cloudflare Pages' `_headers` form).
+const HEADERS_FILE: &str = "/*\n  Cross-Origin-Opener-Policy: same-origin\n  Cross-Origin-Embedder-Policy: require-corp\n\
+                            \n/*.wasm\n  Content-Type: application/wasm\n";
+
+/// `-o`: the site with the polyfill and the translations, written all at once.
+fn write_site(site: &Path, out: &Path) -> Result<i32, Failure> {
+    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    let mut stack = vec![String::new()];
+    while let Some(dir_rel) = stack.pop() {
+        let dir = site.join(&dir_rel);
+        let name = output::input_name(&dir);
+        let mut entries: Vec<_> = std::fs::read_dir(&dir)
+            .map_err(|e| Failure::input(&name, e))?
+            .collect::<Result<_, _>>()
+            .map_err(|e| Failure::input(&name, e))?;
+        entries.sort_by_key(std::fs::DirEntry::file_name);
+        for entry in entries {
+            let file_name = entry.file_name().to_string_lossy().into_owned();
+            let rel = if dir_rel.is_empty() { file_name.clone() } else { format!("{dir_rel}/{file_name}") };
+            // Symbolic links are not followed: what they point at may be outside the site.
+            let kind = entry.file_type().map_err(|e| Failure::input(&name, e))?;
+            if kind.is_dir() {
+                if file_name != PNACL_DIR {
+                    stack.push(rel);
+                }
+                continue;
+            }
+            if !kind.is_file() {
+                continue;
+            }
+            let path = site.join(&rel);
+            let bytes = std::fs::read(&path).map_err(|e| Failure::input(&output::input_name(&path), e))?;
+            if is_html(&file_name) {
+                files.push((out.join(&rel), inject(&bytes, &script_tag(&rel))));
+                continue;
+            }
+            if file_name.to_ascii_lowercase().ends_with(".pexe") {
+                let wasm = crate::wasm::translate_bytes(&path, bytes.clone(), false)?;
+                files.push((out.join(format!("{rel}.wasm")), wasm));
+            }
+            files.push((out.join(&rel), bytes));
+        }
+    }
+    files.push((out.join(PNACL_DIR).join("pnacl-embed.js"), pnacl_wasm::EMBED_SCRIPT.as_bytes().to_vec()));
+    for (p, text) in pnacl_wasm::HOST_FILES {
+        files.push((out.join(PNACL_DIR).join(p), text.as_bytes().to_vec()));
+    }
+    files.push((out.join("_headers"), HEADERS_FILE.as_bytes().to_vec()));
+    let refs: Vec<(&Path, &[u8])> = files.iter().map(|(p, b)| (p.as_path(), b.as_slice())).collect();
+    output::write_all(&refs)?;
+    Ok(status::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_script_goes_after_the_head_tag() {
+        let tag = script_tag("a/b/index.html");
+        assert_eq!(tag, "<script src=\"../../.pnacl/pnacl-embed.js\"></script>");
+        let page = b"<!DOCTYPE html>\n<html>\n<HEAD lang=x><title>t</title></head></html>";
+        let out = String::from_utf8(inject(page, "S")).unwrap();
+        assert_eq!(out, "<!DOCTYPE html>\n<html>\n<HEAD lang=x>S<title>t</title></head></html>");
+        let out = String::from_utf8(inject(b"<html><header></header>", "S")).unwrap();
+        assert_eq!(out, "<html>S<header></header>");
+        assert_eq!(inject(b"text", "S"), b"Stext");
+    }
+}

@@ -1,0 +1,198 @@
+// The page's side of one NaCl module instance: what an `<embed type="application/x-pnacl">`
+// element becomes. It reads the manifest (`program.portable.pnacl-translate.url`,
+// relative to the manifest), fetches the module `pnacl web` translated from that pexe
+// (the pexe's URL with `.wasm` appended), and runs it in Workers on a shared memory, as
+// browser.mjs runs command-line programs. The element gets NaCl's scripting interface:
+// `postMessage`, `readyState`, `lastError`, `exitStatus`, and the events `loadstart`,
+// `progress`, `load`, `error`, `loadend`, `message` and `crash`, fired on the element.
+
+import { Control } from '../guest.mjs';
+import { load } from '../browser.mjs';
+import { Supervisor } from '../supervisor.mjs';
+import { MailboxWriter, encode, mailbox } from './channel.mjs';
+
+let instances = 0;
+
+/** `readyState` values (as Chrome's NaCl plugin, like XMLHttpRequest's). */
+const READY = { UNSENT: 0, OPENED: 1, LOADING: 3, DONE: 4 };
+
+/** One module instance, for one element. */
+export class Plugin {
+  /** @param {HTMLElement} el */
+  constructor(el) {
+    this.el = el;
+    this.id = ++instances;
+    this.readyState = READY.UNSENT;
+    this.lastError = '';
+    /** @type {number | undefined} */
+    this.exitStatus = undefined;
+    this.loaded = false;
+    this.box = mailbox();
+    this.writer = new MailboxWriter(this.box);
+    /** @type {(() => void) | null} */
+    this.stop = null;
+    this.name = el.getAttribute('src') ?? 'module';
+    /** Where the start-up is (for scripts and people debugging a page: `el.pnaclState`). */
+    this.state = 'created';
+    const plugin = this;
+    Object.defineProperties(el, {
+      postMessage: {
+        configurable: true,
+        value(/** @type {unknown} */ message) {
+          plugin.writer.send(encode(['message', message]));
+        },
+      },
+      readyState: { configurable: true, get: () => plugin.readyState },
+      lastError: { configurable: true, get: () => plugin.lastError },
+      exitStatus: { configurable: true, get: () => plugin.exitStatus },
+      pnaclState: { configurable: true, get: () => plugin.state },
+    });
+  }
+
+  /** @param {string} type @param {EventInit & {data?: any}} [init] */
+  fire(type, init = {}) {
+    const event = type === 'message' ? new MessageEvent(type, init)
+      : type === 'progress' ? new ProgressEvent(type, init) : new Event(type, init);
+    this.el.dispatchEvent(event);
+  }
+
+  /** @param {string} why */
+  fail(why) {
+    this.state = 'failed';
+    this.lastError = why;
+    this.readyState = READY.DONE;
+    console.error(`pnacl: ${this.name}: ${why}`);
+    this.fire('error');
+    this.fire('loadend');
+  }
+
+  /** The element's rectangle in the page: x, y, width, height. */
+  rect() {
+    const r = this.el.getBoundingClientRect();
+    return [Math.round(r.left + scrollX), Math.round(r.top + scrollY), Math.round(r.width), Math.round(r.height)];
+  }
+
+  async start() {
+    this.readyState = READY.OPENED;
+    this.fire('loadstart');
+    if (!globalThis.crossOriginIsolated) {
+      return this.fail('the page is not cross-origin isolated, so the module cannot have shared memory (serve the '
+        + 'site with pnacl web --serve, or with the headers Cross-Origin-Opener-Policy: same-origin and '
+        + 'Cross-Origin-Embedder-Policy: require-corp)');
+    }
+    let loaded;
+    try {
+      const manifestUrl = new URL(this.name, document.baseURI);
+      this.state = 'fetching the manifest';
+      const response = await fetch(manifestUrl);
+      if (!response.ok) throw new Error(`${manifestUrl}: HTTP status ${response.status}`);
+      const manifest = await response.json();
+      const entry = manifest?.program?.portable?.['pnacl-translate']?.url;
+      if (typeof entry !== 'string') throw new Error('the manifest names no program.portable.pnacl-translate.url');
+      const wasmUrl = new URL(entry, manifestUrl);
+      wasmUrl.pathname += '.wasm';
+      this.readyState = READY.LOADING;
+      this.state = 'loading the module';
+      loaded = await load(wasmUrl);
+      this.fire('progress', { lengthComputable: false });
+    } catch (e) {
+      return this.fail(`could not load the module: ${/** @type {Error} */ (e).message}`);
+    }
+    if (!loaded.meta.browser) return this.fail('the module is not a browser (PPAPI) program');
+    this.run(loaded);
+  }
+
+  /** @param {{module: WebAssembly.Module, meta: import('../meta.mjs').Meta}} loaded */
+  run({ module, meta }) {
+    const memory = new WebAssembly.Memory({ initial: meta.initial_pages, maximum: meta.maximum_pages, shared: true });
+    const workerUrl = new URL('../worker.mjs', import.meta.url);
+    const dec = new TextDecoder();
+    /** @type {Record<number, string>} */
+    const partial = { 1: '', 2: '' };
+    const output = (/** @type {number} */ fd, /** @type {Uint8Array} */ bytes) => {
+      const lines = (partial[fd] + dec.decode(bytes)).split('\n');
+      partial[fd] = lines.pop() ?? '';
+      for (const line of lines) (fd === 2 ? console.warn : console.log)(`${this.name}: ${line}`);
+    };
+    const supervisor = new Supervisor(
+      (data) => {
+        const w = new Worker(workerUrl, { type: 'module', name: `${this.name} ${data.role}` });
+        w.postMessage(data);
+        return {
+          on: (event, f) => {
+            if (event === 'message') w.onmessage = (e) => (e.data?.type === 'ppapi' ? this.fromModule(e.data) : f(e.data));
+            else if (event === 'error') {
+              w.onerror = (e) => {
+                e.preventDefault();
+                f(e.message || 'a Worker failed to start (is its script served?)');
+              };
+            }
+          },
+          terminate: () => w.terminate(),
+        };
+      },
+      (status) => this.ended(status),
+      output,
+    );
+    this.stop = () => supervisor.terminate();
+    this.state = 'starting';
+    const attrs = [...this.el.attributes].map((a) => [a.name, a.value]);
+    supervisor.start({
+      role: 'main', module, memory, control: Control.allocate(), argv0: this.name, mounts: [],
+      args: [new TextEncoder().encode(this.name)], env: [], maxPages: 0,
+      ppapi: { mailbox: this.box, instance: this.id, attrs: /** @type {[string, string][]} */ (attrs), view: this.rect() },
+    });
+    new ResizeObserver(() => this.loaded && this.writer.send(encode(['view', ...this.rect()]))).observe(this.el);
+    this.el.addEventListener('focus', () => this.writer.send(encode(['focus', true])));
+    this.el.addEventListener('blur', () => this.writer.send(encode(['focus', false])));
+  }
+
+  /**
+   * A PPAPI message from the module's threads.
+   * @param {any} m
+   */
+  fromModule(m) {
+    switch (m.op) {
+      case 'loaded':
+        this.state = 'running';
+        this.loaded = true;
+        this.readyState = READY.DONE;
+        this.fire('load');
+        this.fire('loadend');
+        break;
+      case 'load-error':
+        this.fail(m.message);
+        break;
+      case 'message':
+        this.fire('message', { data: m.data });
+        break;
+      case 'console': {
+        const log = /** @type {any} */ (console)[m.level] ?? console.log;
+        log(m.text);
+        break;
+      }
+      case 'work':
+        setTimeout(() => this.writer.send(encode(['work', m.func, m.user, m.result])), m.delay);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** @param {number} status  the module's exit status (134 after a trap) */
+  ended(status) {
+    this.state = 'ended';
+    this.stop?.();
+    this.exitStatus = status;
+    if (!this.loaded) return this.fail(`the module ended before it loaded (status ${status})`);
+    this.lastError = 'NaCl module crashed';
+    console.error(`pnacl: ${this.name}: the module ended (status ${status})`);
+    this.fire('crash');
+  }
+
+  /** Ends the module (its element left the page). */
+  destroy() {
+    this.stop?.();
+    this.stop = null;
+  }
+}
