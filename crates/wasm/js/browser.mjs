@@ -75,10 +75,10 @@ export function start(p) {
   const enc = new TextEncoder();
   /** @type {Supervisor} */
   const supervisor = new Supervisor(
-    (data) => {
-      const w = new Worker(workerUrl, { type: 'module', name: `${p.argv0} ${data.role}` });
-      w.postMessage(data);
+    (main) => {
+      const w = new Worker(workerUrl, { type: 'module', name: `${p.argv0} ${main ? 'main' : 'thread'}` });
       return {
+        post: (data) => w.postMessage(data),
         on(event, f) {
           if (event === 'message') w.onmessage = (e) => f(e.data);
           else if (event === 'error') {

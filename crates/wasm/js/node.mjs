@@ -13,12 +13,13 @@
 // Exit status: the guest's; 134 when it traps; 125 when the module cannot be loaded; 126
 // for a browser (PPAPI) program; 2 for a usage error.
 
+// Start-up: the main guest thread's Worker is started first of all (a Worker takes longer
+// to start than the rest), so this module imports only Node's own and the supervisor, and
+// the host modules it needs while the Worker starts are imported then.
+
 import { Worker } from 'node:worker_threads';
-import { readFileSync, realpathSync, writeSync } from 'node:fs';
+import { readFile, realpathSync, writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Control } from './guest.mjs';
-import { normalize } from './files.mjs';
-import { metadata } from './meta.mjs';
 import { Supervisor } from './supervisor.mjs';
 
 /** Stack of the main guest thread's Worker, in MiB (wasm frames live on it). */
@@ -112,9 +113,31 @@ export async function main(app) {
   const o = parseArguments(process.argv.slice(2));
   const argv0 = o.argv0 ?? app.argv0;
   const wasmPath = fileURLToPath(app.wasm);
+  const workerUrl = new URL('./worker.mjs', import.meta.url);
+  const supervisor = new Supervisor(
+    (isMain) => {
+      const w = new Worker(workerUrl, {
+        workerData: { pnaclThread: true },
+        resourceLimits: { stackSizeMb: isMain ? MAIN_STACK_MB : THREAD_STACK_MB },
+      });
+      return { on: (event, f) => w.on(event, f), post: (data) => w.postMessage(data) };
+    },
+    (status) => process.exit(status),
+    (fd, bytes) => writeSync(fd, bytes),
+  );
+  supervisor.prepare();
+  // While the Worker starts: read and compile the module, load what this thread needs.
+  /** @type {Promise<{module?: WebAssembly.Module, error?: Error}>} */
+  const compiled = new Promise((resolve, reject) => readFile(wasmPath, (e, b) => (e ? reject(e) : resolve(b))))
+    .then((bytes) => WebAssembly.compile(/** @type {Buffer} */ (bytes)))
+    .then((module) => ({ module }), (error) => ({ error }));
+  const [{ Control }, { normalize }, { metadata }] = await Promise.all(
+    [import('./guest.mjs'), import('./files.mjs'), import('./meta.mjs')]);
   let module, meta;
   try {
-    module = await WebAssembly.compile(readFileSync(wasmPath));
+    const c = await compiled;
+    if (c.error) throw c.error;
+    module = /** @type {WebAssembly.Module} */ (c.module);
     meta = metadata(module);
   } catch (e) {
     return fail(`${wasmPath}: cannot load the module: ${/** @type {Error} */ (e).message}`, 125);
@@ -141,15 +164,6 @@ export async function main(app) {
     }
   });
   const enc = new TextEncoder();
-  const workerUrl = new URL('./worker.mjs', import.meta.url);
-  const supervisor = new Supervisor(
-    (data, isMain) => new Worker(workerUrl, {
-      workerData: { ...data, pnaclThread: true },
-      resourceLimits: { stackSizeMb: isMain ? MAIN_STACK_MB : THREAD_STACK_MB },
-    }),
-    (status) => process.exit(status),
-    (fd, bytes) => writeSync(fd, bytes),
-  );
   supervisor.start({
     role: 'main',
     module,

@@ -35,13 +35,27 @@ export async function platform(post) {
     for (let at = 0; at < bytes.length; at += 65536) crypto.getRandomValues(bytes.subarray(at, at + 65536));
   };
   if (isNode) {
+    // node:tty (which loads node:net) and node:os are loaded when first needed: most
+    // programs never ask, and a Worker compiles every module it loads.
     const fs = await import('node:fs');
-    const tty = await import('node:tty');
-    const os = await import('node:os');
+    const require = (await import('node:module')).createRequire(import.meta.url);
+    /** @type {any} */
+    let tty = null;
+    /** @type {number | null} */
+    let processors = null;
     return {
       node: true,
       fs,
-      isatty: (fd) => tty.isatty(fd),
+      isatty: (fd) => {
+        // A terminal is a character device; anything else needs no more asking.
+        try {
+          if (!fs.fstatSync(fd).isCharacterDevice()) return false;
+        } catch {
+          return false;
+        }
+        tty ??= require('node:tty');
+        return tty.isatty(fd);
+      },
       realtimeNs,
       monotonicNs: () => process.hrtime.bigint(),
       cpuNs: () => {
@@ -51,7 +65,13 @@ export async function platform(post) {
       resolutionNs: (id) => (id >= 2 ? 1000 : 1),
       random,
       pid: process.pid,
-      processors: os.availableParallelism ? os.availableParallelism() : os.cpus().length,
+      get processors() {
+        if (processors === null) {
+          const os = require('node:os');
+          processors = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
+        }
+        return /** @type {number} */ (processors);
+      },
       writeStream: () => 0,
       readStdin: () => 0,
     };

@@ -10,14 +10,16 @@
 // the streams themselves and their messages carry no number.)
 
 /**
+ * A guest thread's Worker, running worker.mjs: it waits for its {@link import('./worker.mjs').ThreadData}.
  * @typedef {object} WorkerLike
  * @property {(event: string, f: (m: any) => void) => void} on
+ * @property {(data: import('./worker.mjs').ThreadData) => void} post  sends the thread's data
  * @property {() => void} [terminate]
  */
 
 export class Supervisor {
   /**
-   * @param {(data: import('./worker.mjs').ThreadData, main: boolean) => WorkerLike} spawn  a Worker running worker.mjs
+   * @param {(main: boolean) => WorkerLike} spawn  starts a Worker for the main thread or another
    * @param {(status: number) => void} exit  ends the process
    * @param {(fd: number, bytes: Uint8Array) => void} output  a browser thread's output
    */
@@ -34,6 +36,16 @@ export class Supervisor {
     this.early = new Map();
     /** @type {{status: number, outputs: number} | null} the exit, once told */
     this.ending = null;
+    /** @type {WorkerLike | null} the main thread's Worker, started before its data was known */
+    this.first = null;
+  }
+
+  /**
+   * Starts the main thread's Worker now, before its data is known: a Worker takes longer
+   * to start (a JavaScript environment, the host's modules) than the module to compile.
+   */
+  prepare() {
+    this.first ??= this.watch(this.spawn(true));
   }
 
   /**
@@ -42,14 +54,20 @@ export class Supervisor {
    */
   start(data) {
     this.base = data;
-    this.watch(this.spawn(data, true));
+    const w = this.first ?? this.watch(this.spawn(true));
+    this.first = null;
+    w.post(data);
   }
 
-  /** @param {WorkerLike} w */
+  /**
+   * @param {WorkerLike} w
+   * @returns {WorkerLike}
+   */
   watch(w) {
     this.workers.push(w);
     w.on('message', (m) => this.message(m));
     w.on('error', (e) => this.crash(`${e?.stack ?? e?.message ?? e}`));
+    return w;
   }
 
   /**
@@ -98,7 +116,7 @@ export class Supervisor {
         const { args, env, ...base } = /** @type {import('./worker.mjs').ThreadData} */ (this.base);
         void args;
         void env;
-        this.watch(this.spawn({ ...base, role: 'thread', start: m.start, stack: m.stack, tp: m.tp }, false));
+        this.watch(this.spawn(false)).post({ ...base, role: 'thread', start: m.start, stack: m.stack, tp: m.tp });
         break;
       }
       case 'output':

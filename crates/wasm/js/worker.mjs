@@ -18,7 +18,6 @@ import * as filename from './irt/filename.mjs';
 import * as memory from './irt/memory.mjs';
 import * as query from './irt/query.mjs';
 import * as threads from './irt/threads.mjs';
-import * as ppapi from './web/ppapi.mjs';
 
 /**
  * What a guest thread starts with.
@@ -153,7 +152,8 @@ export async function runThread(data, post) {
     ...filename.functions(ctx),
     ...memory.functions(ctx),
     ...threads.functions(ctx),
-    ...(data.ppapi ? ppapi.functions(ctx, data.ppapi, data.role === 'main', post) : {}),
+    // Only a browser program's host loads the PPAPI (seven modules).
+    ...(data.ppapi ? (await import('./web/ppapi.mjs')).functions(ctx, data.ppapi, data.role === 'main', post) : {}),
   };
   // Every IRT call but a write first passes on what standard output gathered (gather.mjs).
   const irt = Object.fromEntries(
@@ -227,17 +227,26 @@ export async function runThread(data, post) {
   }
 }
 
+/**
+ * Runs the thread of the first message its creator sends (the Worker may start before its
+ * data is known: see supervisor.mjs). A failure of the host itself (the module does not
+ * instantiate, ...) ends the process.
+ * @param {ThreadData} data
+ * @param {(message: any) => void} post
+ */
+function run(data, post) {
+  runThread(data, post).catch((err) => post({ type: 'crash', message: `${err?.stack ?? err}` }));
+}
+
 // Started as a Worker: run the thread the creator describes.
 if (isNode) {
   const { isMainThread, parentPort, workerData } = await import('node:worker_threads');
-  if (!isMainThread && workerData?.pnaclThread) {
-    await runThread(workerData, (m) => parentPort?.postMessage(m));
+  if (!isMainThread && parentPort && workerData?.pnaclThread) {
+    parentPort.once('message', (data) => run(data, (m) => parentPort.postMessage(m)));
   }
 } else if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope) {
   self.onmessage = (/** @type {MessageEvent} */ e) => {
-    const post = (/** @type {any} */ m) => self.postMessage(m);
-    // A failure of the host itself (the module does not instantiate, ...): the page ends
-    // the process, as Node does when a Worker fails.
-    runThread(e.data, post).catch((err) => post({ type: 'crash', message: `${err?.stack ?? err}` }));
+    self.onmessage = null;
+    run(e.data, (m) => self.postMessage(m));
   };
 }

@@ -115,10 +115,10 @@ export class Plugin {
       for (const line of lines) (fd === 2 ? console.warn : console.log)(`${this.name}: ${line}`);
     };
     const supervisor = new Supervisor(
-      (data) => {
-        const w = new Worker(workerUrl, { type: 'module', name: `${this.name} ${data.role}` });
-        w.postMessage(data);
+      (main) => {
+        const w = new Worker(workerUrl, { type: 'module', name: `${this.name} ${main ? 'main' : 'thread'}` });
         return {
+          post: (data) => w.postMessage(data),
           on: (event, f) => {
             if (event === 'message') w.onmessage = (e) => (e.data?.type === 'ppapi' ? this.fromModule(e.data) : f(e.data));
             else if (event === 'error') {
