@@ -25,7 +25,7 @@
 use std::fs::File;
 use std::io::{self, Read};
 use std::net::{SocketAddr, TcpListener};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -59,7 +59,9 @@ impl Root {
     pub fn open_file(&self, rel: &str) -> io::Result<File> {
         let rel = if rel.is_empty() { "." } else { rel };
         let c_rel = std::ffi::CString::new(rel).map_err(|_| io::Error::from(io::ErrorKind::NotFound))?;
-        match open_beneath(self.dir.as_raw_fd(), &c_rel) {
+        let opened = pnacl_runtime::open_beneath(self.dir.as_raw_fd(), &c_rel, libc::O_RDONLY, 0)
+            .map_err(|e| io::Error::from_raw_os_error(e.0));
+        match opened {
             Ok(fd) => Ok(File::from(fd)),
             // Outside the root: as if it did not exist.
             Err(e) if e.raw_os_error() == Some(libc::EXDEV) || e.raw_os_error() == Some(libc::ELOOP) => {
@@ -74,34 +76,6 @@ impl Root {
                 File::open(real)
             }
             Err(e) => Err(e),
-        }
-    }
-}
-
-/// `openat2(dir, rel, O_RDONLY, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS)`.
-fn open_beneath(dir: RawFd, rel: &std::ffi::CStr) -> io::Result<OwnedFd> {
-    // SAFETY: open_how is plain data.
-    let mut how: libc::open_how = unsafe { std::mem::zeroed() };
-    how.flags = (libc::O_RDONLY | libc::O_CLOEXEC) as u64;
-    how.resolve = libc::RESOLVE_BENEATH | libc::RESOLVE_NO_MAGICLINKS;
-    loop {
-        // SAFETY: valid pointers to a NUL-terminated path and an open_how of the given size.
-        let fd = unsafe {
-            libc::syscall(
-                libc::SYS_openat2,
-                dir,
-                rel.as_ptr(),
-                &how as *const libc::open_how,
-                size_of::<libc::open_how>(),
-            )
-        };
-        if fd >= 0 {
-            // SAFETY: a new descriptor that nothing else owns.
-            return Ok(unsafe { OwnedFd::from_raw_fd(fd as RawFd) });
-        }
-        let e = io::Error::last_os_error();
-        if e.raw_os_error() != Some(libc::EINTR) && e.raw_os_error() != Some(libc::EAGAIN) {
-            return Err(e);
         }
     }
 }
@@ -359,13 +333,17 @@ fn listing(dir: &File, rel: &str) -> Reply {
         })
         .collect();
     names.sort();
-    let title = html_escape(&format!("/{rel}"));
+    let title = pnacl_wasm::html_escape(&format!("/{rel}"));
     let mut page = format!(
         "<!doctype html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>{title}</title></head>\n<body>\n<h1>{title}</h1>\n<ul>\n"
     );
     for (is_file, name) in names {
         let slash = if is_file { "" } else { "/" };
-        page.push_str(&format!("<li><a href=\"{}{slash}\">{}{slash}</a></li>\n", encode(&name), html_escape(&name)));
+        page.push_str(&format!(
+            "<li><a href=\"{}{slash}\">{}{slash}</a></li>\n",
+            encode(&name),
+            pnacl_wasm::html_escape(&name)
+        ));
     }
     page.push_str("</ul>\n</body>\n</html>\n");
     Reply::bytes(200, "text/html; charset=utf-8", page.into_bytes())
@@ -376,22 +354,6 @@ fn encode(s: &str) -> String {
     const SET: &percent_encoding::AsciiSet =
         &percent_encoding::NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.').remove(b'~');
     percent_encoding::utf8_percent_encode(s, SET).to_string()
-}
-
-/// Text for HTML (element content and quoted attribute values).
-pub fn html_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The `Content-Type` of a file, by its extension.

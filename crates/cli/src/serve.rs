@@ -40,8 +40,14 @@ pub fn run(args: &Args) -> i32 {
 fn serve(args: &Args) -> Result<i32, Failure> {
     let name = crate::output::input_name(&args.dir);
     let root = http::Root::open(&args.dir).map_err(|e| Failure::input(&name, e))?;
-    let server = http::Server::bind(args.port)
-        .map_err(|e| Failure::new(Diagnostic::error(None, format!("cannot listen on 127.0.0.1:{}: {e}", args.port))))?;
+    serve_root(&root, &http::Static, args.port, args.log)
+}
+
+/// Serves `root` with `hooks` on 127.0.0.1:`port` until Ctrl-C, printing the URL first
+/// and, with `log`, each request on standard error (`pnacl serve` and `pnacl web --serve`).
+pub fn serve_root(root: &http::Root, hooks: &dyn http::Hooks, port: u16, log: bool) -> Result<i32, Failure> {
+    let server = http::Server::bind(port)
+        .map_err(|e| Failure::new(Diagnostic::error(None, format!("cannot listen on 127.0.0.1:{port}: {e}"))))?;
     let stop = signals::stop_flag();
     {
         let mut out = std::io::stdout().lock();
@@ -50,11 +56,11 @@ fn serve(args: &Args) -> Result<i32, Failure> {
         let _ = out.flush();
     }
     let log = |method: &str, url: &str, code: u16| {
-        if args.log {
+        if log {
             let _ = writeln!(std::io::stderr().lock(), "{method} {url} {code}");
         }
     };
-    server.serve(&root, &http::Static, stop, &log);
+    server.serve(root, hooks, stop, &log);
     drop(server);
     signals::end_by_signal();
     Ok(status::SUCCESS)

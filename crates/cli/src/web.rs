@@ -7,11 +7,10 @@
 
 use crate::http::{self, Body, Reply, Request, Root};
 use crate::output;
-use crate::report::{Diagnostic, Failure};
-use crate::signals;
+use crate::report::Failure;
 use crate::status;
 use std::collections::HashMap;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -80,24 +79,8 @@ fn web(args: &Args) -> Result<i32, Failure> {
 }
 
 fn serve(args: &Args, root: &Root) -> Result<i32, Failure> {
-    let server = http::Server::bind(args.port)
-        .map_err(|e| Failure::new(Diagnostic::error(None, format!("cannot listen on 127.0.0.1:{}: {e}", args.port))))?;
-    let stop = signals::stop_flag();
-    {
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "{}", server.url());
-        let _ = out.flush();
-    }
-    let log = |method: &str, url: &str, code: u16| {
-        if args.log {
-            let _ = writeln!(std::io::stderr().lock(), "{method} {url} {code}");
-        }
-    };
     let hooks = Site { translations: Mutex::new(HashMap::new()) };
-    server.serve(root, &hooks, stop, &log);
-    drop(server);
-    signals::end_by_signal();
-    Ok(status::SUCCESS)
+    crate::serve::serve_root(root, &hooks, args.port, args.log)
 }
 
 /// A pexe's translation: the module, or the refusal's message.

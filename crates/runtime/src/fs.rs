@@ -109,8 +109,10 @@ fn cstring(bytes: &[u8]) -> Result<CString, Errno> {
     CString::new(bytes).map_err(|_| Errno::EINVAL)
 }
 
-/// `openat2` below `dir`, never leaving it.
-fn open_beneath(dir: RawFd, rel: &CString, flags: i32, mode: u32) -> Result<OwnedFd, Errno> {
+/// `openat2(dir, rel, flags, mode)` with `RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS`: below
+/// `dir`, never leaving it (a path that would is `EXDEV` or `ELOOP`); retried on `EINTR`
+/// and `EAGAIN`. `O_CLOEXEC` is always added.
+pub fn open_beneath(dir: RawFd, rel: &std::ffi::CStr, flags: i32, mode: u32) -> Result<OwnedFd, Errno> {
     // SAFETY: open_how is plain data.
     let mut how: libc::open_how = unsafe { std::mem::zeroed() };
     how.flags = (flags | libc::O_CLOEXEC) as u64;

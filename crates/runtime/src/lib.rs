@@ -32,7 +32,7 @@ mod status;
 mod thread;
 
 pub use errno::Errno;
-pub use fs::Preopen;
+pub use fs::{Preopen, open_beneath};
 pub use image::Image;
 pub use image::encoding::{BUILD_ID, FORMAT, Header, ImageError, MAGIC, VERSION};
 pub use irt::interfaces::is_browser_program;

@@ -60,7 +60,7 @@ pub fn launcher(wasm_name: &str, pexe: &str) -> String {
 }
 
 /// Text for HTML (element content and quoted attribute values).
-fn html_escape(s: &str) -> String {
+pub fn html_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
