@@ -2,8 +2,8 @@
 //! `pnacl serve` uses it as it is, and other subcommands can put [`Hooks`] in front of it
 //! (answer some paths themselves, change a file before it is sent).
 //!
-//! HTTP itself (parsing, keep-alive, chunked transfer, `HEAD`) is `tiny_http`'s; this module
-//! decides what a request gets:
+//! HTTP itself (parsing, keep-alive, `HEAD`) is hyper's; this module decides what a request
+//! gets:
 //!
 //! - Only `GET` and `HEAD` (405 otherwise). The URL's path is percent-decoded and split at
 //!   `/`; a `..` component (spelled out or encoded) is refused (400), as is a NUL byte or a
@@ -22,16 +22,27 @@
 //!   `WebAssembly.compileStreaming` requires) and `text/javascript` for `.js` and `.mjs`
 //!   (which module scripts and module Workers require).
 
+use bytes::Bytes;
+use futures_util::StreamExt;
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full, StreamBody};
+use hyper::body::Frame;
+use std::convert::Infallible;
 use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 use std::net::{SocketAddr, TcpListener};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, mpsc};
 use std::time::Duration;
+use tokio::sync::oneshot;
 
-/// Threads answering requests (tiny_http reads them on threads of its own).
+/// Threads deciding what requests get (connections are served on one other thread).
 const WORKERS: usize = 4;
+
+/// How long a client may take to send a request's headers.
+const HEADER_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How often the answering threads look at the stop flag.
 const POLL: Duration = Duration::from_millis(100);
@@ -147,17 +158,26 @@ impl Hooks for Static {}
 
 /// A server listening on 127.0.0.1.
 pub struct Server {
-    http: tiny_http::Server,
+    listener: TcpListener,
     addr: SocketAddr,
 }
+
+/// A request handed to an answering thread, with where its reply goes.
+struct Job {
+    method: String,
+    url: String,
+    done: oneshot::Sender<Reply>,
+}
+
+/// What a response's body is made of: bytes in memory, or a file read as it is sent.
+type ResponseBody = BoxBody<Bytes, io::Error>;
 
 impl Server {
     /// Listens on 127.0.0.1:`port` (0: a free port the system picks).
     pub fn bind(port: u16) -> io::Result<Server> {
         let listener = TcpListener::bind(("127.0.0.1", port))?;
         let addr = listener.local_addr()?;
-        let http = tiny_http::Server::from_listener(listener, None).map_err(io::Error::other)?;
-        Ok(Server { http, addr })
+        Ok(Server { listener, addr })
     }
 
     /// The URL of the root.
@@ -167,55 +187,102 @@ impl Server {
 
     /// Answers requests from `root` until `stop` is set; `log` is told of each (method,
     /// URL, status).
-    pub fn serve(&self, root: &Root, hooks: &dyn Hooks, stop: &AtomicBool, log: &(dyn Fn(&str, &str, u16) + Sync)) {
+    ///
+    /// Connections are hyper's, on one thread's event loop, so that any number of them
+    /// can stay open (a browser keeps six or more alive per page, and reuses them); what
+    /// a request gets is decided on [`WORKERS`] threads of their own, since a hook may
+    /// take long (`pnacl web` translates a pexe when its module is first asked for).
+    pub fn serve(self, root: &Root, hooks: &dyn Hooks, stop: &AtomicBool, log: &(dyn Fn(&str, &str, u16) + Sync)) {
+        let (jobs, queue) = mpsc::channel::<Job>();
+        let queue = Mutex::new(queue);
         std::thread::scope(|s| {
             for _ in 0..WORKERS {
                 s.spawn(|| {
-                    while !stop.load(Ordering::SeqCst) {
-                        match self.http.recv_timeout(POLL) {
-                            Ok(Some(request)) => answer(request, root, hooks, log),
-                            Ok(None) => {}
-                            // A connection that failed before it made a request.
-                            Err(_) => {}
-                        }
+                    loop {
+                        // The lock is held only while waiting for the next job.
+                        let next = queue.lock().map_err(|_| ()).and_then(|q| q.recv().map_err(|_| ()));
+                        let Ok(job) = next else { break };
+                        let r = reply(&job.method, &job.url, root, hooks);
+                        log(&job.method, &job.url, r.status);
+                        // The client may have gone: nothing to tell it.
+                        let _ = job.done.send(r);
                     }
                 });
             }
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build();
+            if let Ok(runtime) = runtime {
+                runtime.block_on(accept(self.listener, jobs, stop));
+            }
+            // `jobs` is gone with the loop: the answering threads end.
         });
     }
 }
 
-/// Answers one request.
-fn answer(request: tiny_http::Request, root: &Root, hooks: &dyn Hooks, log: &(dyn Fn(&str, &str, u16) + Sync)) {
-    let method = request.method().as_str().to_string();
-    let url = request.url().to_string();
-    let reply = reply(&method, &url, root, hooks);
-    log(&method, &url, reply.status);
-    let mut response = match reply.body {
-        Body::Bytes(b) => {
-            let len = b.len();
-            tiny_http::Response::new(
-                reply.status.into(),
-                Vec::new(),
-                Box::new(io::Cursor::new(b)) as Box<dyn Read + Send>,
-                Some(len),
-                None,
-            )
-        }
-        Body::File(f, len) => match usize::try_from(len) {
-            Ok(len) => tiny_http::Response::new(
-                reply.status.into(),
-                Vec::new(),
-                Box::new(f) as Box<dyn Read + Send>,
-                Some(len),
-                None,
-            ),
-            Err(_) => return,
-        },
+/// Accepts connections until `stop` is set; each is served on a task of its own.
+async fn accept(listener: TcpListener, jobs: mpsc::Sender<Job>, stop: &AtomicBool) {
+    let listener = match listener.set_nonblocking(true).and_then(|()| tokio::net::TcpListener::from_std(listener)) {
+        Ok(l) => l,
+        Err(_) => return,
     };
+    let mut tick = tokio::time::interval(POLL);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                // A connection that failed before it was accepted: the next.
+                let Ok((stream, _)) = accepted else { continue };
+                // Responses are written whole: no waiting for the client's ACK (Nagle).
+                let _ = stream.set_nodelay(true);
+                let jobs = jobs.clone();
+                tokio::spawn(async move {
+                    let service = hyper::service::service_fn(move |request| respond(request, jobs.clone()));
+                    // A connection ends when the client closes it, or with an error that
+                    // concerns only it.
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .timer(hyper_util::rt::TokioTimer::new())
+                        .header_read_timeout(HEADER_TIMEOUT)
+                        .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                        .await;
+                });
+            }
+            _ = tick.tick() => {
+                if stop.load(Ordering::SeqCst) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Answers one request (hyper leaves out the body of a reply to `HEAD`).
+async fn respond(
+    request: hyper::Request<hyper::body::Incoming>,
+    jobs: mpsc::Sender<Job>,
+) -> Result<hyper::Response<ResponseBody>, Infallible> {
+    let (done, answer) = oneshot::channel();
+    let job = Job { method: request.method().as_str().to_string(), url: request.uri().to_string(), done };
+    let reply = match jobs.send(job) {
+        Ok(()) => answer.await.unwrap_or_else(|_| Reply::text(500, "the server is stopping")),
+        Err(_) => Reply::text(503, "the server is stopping"),
+    };
+    let (body, len): (ResponseBody, u64) = match reply.body {
+        Body::Bytes(b) => {
+            let len = b.len() as u64;
+            (Full::new(Bytes::from(b)).map_err(|never| match never {}).boxed(), len)
+        }
+        Body::File(f, len) => {
+            // At most the length announced, should the file grow meanwhile.
+            let reader = tokio::io::AsyncReadExt::take(tokio::fs::File::from_std(f), len);
+            let frames = tokio_util::io::ReaderStream::new(reader).map(|chunk| chunk.map(Frame::data));
+            (StreamBody::new(frames).boxed(), len)
+        }
+    };
+    let mut response = hyper::Response::new(body);
+    *response.status_mut() =
+        hyper::StatusCode::from_u16(reply.status).unwrap_or(hyper::StatusCode::INTERNAL_SERVER_ERROR);
     let mut headers = vec![
         ("Server".to_string(), "pnacl".to_string()),
         ("Content-Type".to_string(), reply.content_type),
+        ("Content-Length".to_string(), len.to_string()),
         ("Cross-Origin-Opener-Policy".to_string(), "same-origin".to_string()),
         ("Cross-Origin-Embedder-Policy".to_string(), "require-corp".to_string()),
         ("Cross-Origin-Resource-Policy".to_string(), "same-origin".to_string()),
@@ -224,12 +291,13 @@ fn answer(request: tiny_http::Request, root: &Root, hooks: &dyn Hooks, log: &(dy
     ];
     headers.extend(reply.headers);
     for (k, v) in headers {
-        if let Ok(h) = tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()) {
-            response.add_header(h);
+        if let (Ok(k), Ok(v)) =
+            (hyper::header::HeaderName::from_bytes(k.as_bytes()), hyper::header::HeaderValue::from_str(&v))
+        {
+            response.headers_mut().insert(k, v);
         }
     }
-    // The client may have gone: nothing to tell it.
-    let _ = request.respond(response);
+    Ok(response)
 }
 
 /// The path's components, or why the path is refused.
@@ -256,7 +324,6 @@ pub fn components(path: &str) -> Result<Vec<String>, &'static str> {
 
 /// What a request gets.
 fn reply(method: &str, url: &str, root: &Root, hooks: &dyn Hooks) -> Reply {
-    // (tiny_http leaves out the body of a reply to HEAD.)
     match method {
         "GET" | "HEAD" => {}
         _ => {
@@ -395,6 +462,7 @@ pub fn content_type(name: &str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Read;
 
     #[test]
     fn paths_that_lead_up_are_refused_in_every_spelling() {

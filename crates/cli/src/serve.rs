@@ -61,7 +61,6 @@ pub fn serve_root(root: &http::Root, hooks: &dyn http::Hooks, port: u16, log: bo
         }
     };
     server.serve(root, hooks, stop, &log);
-    drop(server);
     signals::end_by_signal();
     Ok(status::SUCCESS)
 }

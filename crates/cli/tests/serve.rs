@@ -2,6 +2,7 @@
 //! (port 0), the isolation headers on every response, content types, directories, and
 //! refusals: paths that lead out of the folder (`..` in any spelling, symbolic links
 //! pointing outside), methods other than GET and HEAD. Ctrl-C ends it by the signal.
+//! And many connections kept alive at once, as a browser keeps them, are all answered.
 
 use pnacl_testutil::browser::Served;
 use std::io::{Read, Write};
@@ -115,4 +116,53 @@ fn a_folder_that_is_not_there_or_a_port_in_use_is_an_error() {
         pnacl_testutil::pnacl_command().arg("serve").arg(dir.path()).args(["--port", &port]).output().expect("run");
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("cannot listen on 127.0.0.1:{port}")));
+}
+
+/// Reads one HTTP/1.1 response with a `Content-Length` from a kept-alive connection:
+/// status and body.
+fn read_kept_alive(s: &mut TcpStream) -> std::io::Result<(u16, Vec<u8>)> {
+    let mut raw = Vec::new();
+    let mut byte = [0u8; 1];
+    while !raw.ends_with(b"\r\n\r\n") {
+        s.read_exact(&mut byte)?;
+        raw.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&raw).to_ascii_lowercase();
+    let status = head.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let len: usize =
+        head.lines().find_map(|l| l.strip_prefix("content-length:")).and_then(|v| v.trim().parse().ok()).unwrap_or(0);
+    let mut body = vec![0u8; len];
+    s.read_exact(&mut body)?;
+    Ok((status, body))
+}
+
+/// A browser opens six or more connections to a page's server at once and keeps them
+/// open between requests. Every one must be answered, whichever order they come in, while
+/// the others stay open: pnacl's first server answered only as many connections as it had
+/// threads waiting, and the page's other requests waited for ever (Chromium's page never
+/// finished loading).
+#[test]
+fn many_connections_kept_alive_at_once_are_all_answered() {
+    let root = tempfile::tempdir().expect("temporary directory");
+    std::fs::write(root.path().join("a.js"), "export const a = 1;").expect("write");
+    let served = Served::start(root.path());
+    let host = served.url.trim_start_matches("http://").trim_end_matches('/').to_string();
+    let mut connections: Vec<TcpStream> = (0..24).map(|_| TcpStream::connect(&host).expect("connect")).collect();
+    for round in 0..3 {
+        // Every connection asks before any is read, from the last opened to the first.
+        for s in connections.iter_mut().rev() {
+            write!(s, "GET /a.js HTTP/1.1\r\nHost: {host}\r\nConnection: keep-alive\r\n\r\n").expect("send");
+        }
+        for (k, s) in connections.iter_mut().enumerate() {
+            // A hang is what this test looks for: a connection not answered in a minute.
+            s.set_read_timeout(Some(std::time::Duration::from_secs(60))).expect("timeout");
+            let answer = read_kept_alive(s);
+            assert!(
+                matches!(&answer, Ok((200, body)) if body == b"export const a = 1;"),
+                "connection {k} of {} in round {round}: {answer:?} (no answer while the others stay open)",
+                connections.len()
+            );
+        }
+    }
+    assert_eq!(served.stop(), Some(libc::SIGINT));
 }

@@ -125,6 +125,10 @@ fn corpus_apps_run_on_their_original_pages() {
     for line in &session.console {
         eprintln!("console: {line}");
     }
+    // What each server was asked, to tell a request that never came from one not answered.
+    for (s, dir) in servers.iter().zip(apps.iter().map(|a| a.0).chain(["hello_tutorial (-o)"])) {
+        eprintln!("{dir}'s server: {}", s.log().join("; "));
+    }
     let value = |k: usize| {
         let p = &session.pages[k];
         assert!(p.error.is_none(), "{}: {:?} (the page: {:?})", p.url, p.error, p.value);
