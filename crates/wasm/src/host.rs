@@ -30,10 +30,12 @@ pub const HOST_FILES: &[(&str, &str)] = &[
     ("web/channel.mjs", include_str!("../js/web/channel.mjs")),
     ("web/core.mjs", include_str!("../js/web/core.mjs")),
     ("web/embed.mjs", include_str!("../js/web/embed.mjs")),
+    ("web/graphics.mjs", include_str!("../js/web/graphics.mjs")),
     ("web/heap.mjs", include_str!("../js/web/heap.mjs")),
     ("web/instance.mjs", include_str!("../js/web/instance.mjs")),
     ("web/plugin.mjs", include_str!("../js/web/plugin.mjs")),
     ("web/ppapi.mjs", include_str!("../js/web/ppapi.mjs")),
+    ("web/surface.mjs", include_str!("../js/web/surface.mjs")),
     ("web/vars.mjs", include_str!("../js/web/vars.mjs")),
 ];
 

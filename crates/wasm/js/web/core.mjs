@@ -36,7 +36,10 @@ export function addRefResource(p, id) {
 /** @param {import('./ppapi.mjs').Ppapi} p @param {number} id */
 export function releaseResource(p, id) {
   const r = p.resources.get(id);
-  if (r && --r.refs <= 0) p.resources.delete(id);
+  if (r && --r.refs <= 0) {
+    p.resources.delete(id);
+    r.free?.();
+  }
 }
 
 /**

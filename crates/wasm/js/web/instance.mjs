@@ -4,7 +4,8 @@
 // `PostMessage` converts the var to a JavaScript value here and the page fires the
 // embed's `message` event with it; a console line goes to the page's console. A view is
 // the element's rectangle (CSS pixels, device scale 1) when the page last told the
-// module. Input event requests are accepted; no event is delivered yet.
+// module. `BindGraphics` takes a Graphics2D (graphics.mjs); the page then shows its
+// flushes on a canvas in place of the element. Input event requests are accepted; no event is delivered yet.
 
 import { PP } from './core.mjs';
 
@@ -34,7 +35,12 @@ export function functions(p) {
     return typeof x === 'string' ? x : JSON.stringify(x) ?? String(x);
   };
   return {
-    ppb_instance_bind_graphics: () => 0,
+    ppb_instance_bind_graphics: (/** @type {number} */ _instance, /** @type {number} */ device) => {
+      const g = p.resources.get(device);
+      if (device !== 0 && g?.kind !== 'graphics-2d') return 0;
+      p.post({ op: 'bind', graphics: device, width: g?.width ?? 0, height: g?.height ?? 0 });
+      return 1;
+    },
     ppb_instance_is_full_frame: () => 0,
     ppb_messaging_post_message: (/** @type {number} */ _instance, /** @type {number} */ v) => {
       p.post({ op: 'message', data: vars.toValue(vars.read(v)) });

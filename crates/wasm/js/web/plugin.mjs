@@ -10,6 +10,7 @@ import { Control } from '../guest.mjs';
 import { load } from '../browser.mjs';
 import { Supervisor } from '../supervisor.mjs';
 import { MailboxWriter, encode, mailbox } from './channel.mjs';
+import { Surface } from './surface.mjs';
 
 let instances = 0;
 
@@ -34,6 +35,11 @@ export class Plugin {
     this.name = el.getAttribute('src') ?? 'module';
     /** Where the start-up is (for scripts and people debugging a page: `el.pnaclState`). */
     this.state = 'created';
+    /** @type {ResizeObserver | null} */
+    this.resized = null;
+    /** The view the module was last told about. */
+    this.view = '';
+    this.surface = new Surface(el, (g, func, user) => this.writer.send(encode(['flushed', g, func, user])));
     const plugin = this;
     Object.defineProperties(el, {
       postMessage: {
@@ -68,7 +74,7 @@ export class Plugin {
 
   /** The element's rectangle in the page: x, y, width, height. */
   rect() {
-    const r = this.el.getBoundingClientRect();
+    const r = this.surface.box().getBoundingClientRect();
     return [Math.round(r.left + scrollX), Math.round(r.top + scrollY), Math.round(r.width), Math.round(r.height)];
   }
 
@@ -142,7 +148,14 @@ export class Plugin {
       args: [new TextEncoder().encode(this.name)], env: [], maxPages: 0,
       ppapi: { mailbox: this.box, instance: this.id, attrs: /** @type {[string, string][]} */ (attrs), view: this.rect() },
     });
-    new ResizeObserver(() => this.loaded && this.writer.send(encode(['view', ...this.rect()]))).observe(this.el);
+    this.view = String(this.rect());
+    this.resized = new ResizeObserver(() => {
+      const rect = this.rect();
+      if (!this.loaded || String(rect) === this.view) return;
+      this.view = String(rect);
+      this.writer.send(encode(['view', ...rect]));
+    });
+    this.resized.observe(this.el);
     this.el.addEventListener('focus', () => this.writer.send(encode(['focus', true])));
     this.el.addEventListener('blur', () => this.writer.send(encode(['focus', false])));
   }
@@ -171,6 +184,13 @@ export class Plugin {
         log(m.text);
         break;
       }
+      case 'bind':
+        this.surface.bind(m.graphics);
+        if (this.surface.canvas) this.resized?.observe(this.surface.canvas);
+        break;
+      case 'flush':
+        this.surface.flush(m);
+        break;
       case 'work':
         setTimeout(() => this.writer.send(encode(['work', m.func, m.user, m.result])), m.delay);
         break;

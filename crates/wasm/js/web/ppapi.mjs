@@ -18,6 +18,7 @@ import { Vars } from './vars.mjs';
 import { irtValue } from '../irt/query.mjs';
 import * as core from './core.mjs';
 import * as instance from './instance.mjs';
+import * as graphics from './graphics.mjs';
 
 /**
  * What the page gives a module's threads.
@@ -56,6 +57,9 @@ const INTERFACES = new Map([
   ['PPB_MessageLoop;1.0', ['ppb_message_loop_create', 'ppb_message_loop_get_for_main_thread',
     'ppb_message_loop_get_current', 'ppb_message_loop_attach_to_current_thread', 'ppb_message_loop_run',
     'ppb_message_loop_post_work', 'ppb_message_loop_post_quit']],
+  ['PPB_Graphics2D;1.0', graphics.GRAPHICS_2D_1_1.slice(0, 7)],
+  ['PPB_Graphics2D;1.1', graphics.GRAPHICS_2D_1_1],
+  ['PPB_ImageData;1.0', graphics.IMAGE_DATA_1_0],
   ['PPB_InputEvent;1.0', ['ppb_input_event_request_input_events', 'ppb_input_event_request_filtering_input_events',
     'ppb_input_event_clear_input_event_request', 'ppb_input_event_is_input_event', 'ppb_input_event_get_type',
     'ppb_input_event_get_time_stamp', 'ppb_input_event_get_modifiers']],
@@ -248,6 +252,9 @@ export class Ppapi {
       case 'view':
         this.changeView(args);
         break;
+      case 'flushed':
+        graphics.flushed(this, args[0], args[1], args[2]);
+        break;
       case 'focus':
         this.call(this.ctx.mem.u32(this.pppInstance + 12), this.data.instance, args[0] ? 1 : 0);
         break;
@@ -283,5 +290,6 @@ export function functions(ctx, data, main, post) {
     ...p.vars.functions((id) => core.addRefResource(p, id)),
     ...core.functions(p),
     ...instance.functions(p),
+    ...graphics.functions(p),
   };
 }
