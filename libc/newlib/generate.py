@@ -237,6 +237,15 @@ def lines(top, objdir, log):
     return out
 
 
+# Members compiled under another name, because the platform layer defines the standard
+# one and calls newlib's as a part of it: the extra flags given to them.
+RENAMED = {
+    # strstr: libc/platform/strstr.c looks for the needle's first byte with the
+    # word-at-a-time strchr and falls back to newlib's two-way search when that gets slow.
+    "libc-string-strstr.o": ["-Dstrstr=__newlib_strstr"],
+}
+
+
 def main():
     tarball = sys.argv[1] if len(sys.argv) > 1 else TARBALL
     with tempfile.TemporaryDirectory(prefix="pnacl-newlib-") as scratch:
@@ -260,7 +269,7 @@ def main():
                 f.write(f"# left out: {member} (see {by})\n")
             f.write("flags: " + " ".join(common_flags) + "\n")
             for member, src, flags in sorted(entries):
-                rest = [x for x in flags if x not in common]
+                rest = [x for x in flags if x not in common] + RENAMED.get(member, [])
                 f.write(" ".join([member, src] + rest) + "\n")
         for h in ("newlib.h", "_newlib_version.h"):
             shutil.copy(os.path.join(objdir, "targ-include", h), os.path.join(INCLUDE, h))
