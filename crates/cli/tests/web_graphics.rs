@@ -16,7 +16,6 @@
 //! directory's `web-screenshots/`.
 
 use pnacl_testutil::browser::{Scripted, Served, run_scripted};
-use pnacl_testutil::corpus_dir;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -64,9 +63,7 @@ return null;
 
 #[test]
 fn path_tracer_paints_a_converging_image() {
-    pnacl_testutil::browser::require();
-    let web = corpus_dir().join("web");
-    assert!(web.join("WEB.tsv").is_file(), "{} is missing: the web corpus is needed", web.display());
+    let web = pnacl_testutil::browser::web_corpus();
     let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("web-screenshots");
     std::fs::create_dir_all(&shots).expect("screenshot directory");
     let server = Served::web(&web.join("path_tracer"));
@@ -77,14 +74,7 @@ fn path_tracer_paints_a_converging_image() {
     }];
     let session = run_scripted(&pages, 1, Duration::from_secs(180));
     let page = &session.pages[0];
-    eprintln!(
-        "path_tracer: {:.2} s to the result: {}",
-        page.seconds,
-        page.value.as_ref().map_or(String::new(), |v| v.to_string())
-    );
-    for line in &session.console {
-        eprintln!("console: {line}");
-    }
+    session.print(&["path_tracer"]);
     assert!(page.error.is_none(), "{}: {:?} (the page: {:?})", page.url, page.error, page.value);
     let v = page.value.clone().expect("a value");
     assert_eq!(v["error"], "", "path_tracer: {v}");

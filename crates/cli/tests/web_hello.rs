@@ -18,7 +18,6 @@
 //! another host). Screenshots go to the target directory's `web-screenshots/`.
 
 use pnacl_testutil::browser::{Scripted, Served, run_scripted};
-use pnacl_testutil::corpus_dir;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -84,9 +83,7 @@ fn is_prime(n: i64) -> bool {
 
 #[test]
 fn corpus_apps_run_on_their_original_pages() {
-    pnacl_testutil::browser::require();
-    let web = corpus_dir().join("web");
-    assert!(web.join("WEB.tsv").is_file(), "{} is missing: the web corpus is needed", web.display());
+    let web = pnacl_testutil::browser::web_corpus();
     let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("web-screenshots");
     std::fs::create_dir_all(&shots).expect("screenshot directory");
     let apps =
@@ -115,18 +112,10 @@ fn corpus_apps_run_on_their_original_pages() {
     pages.push(Scripted { url: format!("{}hello/index.html", static_site.url), until: HELLO.into(), screenshot: None });
     servers.push(static_site);
     let session = run_scripted(&pages, 2, Duration::from_secs(120));
-    for (page, dir) in session.pages.iter().zip(apps.iter().map(|a| a.0).chain(["hello_tutorial (-o)"])) {
-        eprintln!(
-            "{dir}: {:.2} s to the result: {}",
-            page.seconds,
-            page.value.as_ref().map_or(String::new(), |v| v.to_string())
-        );
-    }
-    for line in &session.console {
-        eprintln!("console: {line}");
-    }
+    let names: Vec<&str> = apps.iter().map(|a| a.0).chain(["hello_tutorial (-o)"]).collect();
+    session.print(&names);
     // What each server was asked, to tell a request that never came from one not answered.
-    for (s, dir) in servers.iter().zip(apps.iter().map(|a| a.0).chain(["hello_tutorial (-o)"])) {
+    for (s, dir) in servers.iter().zip(&names) {
         eprintln!("{dir}'s server: {}", s.log().join("; "));
     }
     let value = |k: usize| {

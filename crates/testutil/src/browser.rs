@@ -40,6 +40,16 @@ pub fn require() {
     );
 }
 
+/// The browser apps of `../shared/corpus/web` (with `WEB.tsv`), for a browser test: fails
+/// the test, naming what is missing, without the browser, its driver and selenium, or
+/// without the corpus.
+pub fn web_corpus() -> PathBuf {
+    require();
+    let web = crate::corpus_dir().join("web");
+    assert!(web.join("WEB.tsv").is_file(), "{} is missing: the web corpus is needed", web.display());
+    web
+}
+
 /// `pnacl serve DIR --port 0 --log`, stopped with Ctrl-C (`SIGINT`) when dropped.
 pub struct Served {
     child: Child,
@@ -183,6 +193,18 @@ fn is_loopback(address: &str) -> bool {
 }
 
 impl Session {
+    /// Prints, under the names given in the pages' order, each page's seconds to its
+    /// result and its value, then the browser's console: what a failing test shows.
+    pub fn print(&self, names: &[&str]) {
+        for (page, name) in self.pages.iter().zip(names) {
+            let value = page.value.as_ref().map_or(String::new(), |v| v.to_string());
+            eprintln!("{name}: {:.2} s to the result: {value}", page.seconds);
+        }
+        for line in &self.console {
+            eprintln!("console: {line}");
+        }
+    }
+
     /// What went, or tried to go, beyond 127.0.0.1: a TCP connection to another address,
     /// a UDP datagram sent to one, and a request a page made to another host (which the
     /// resolver refuses, but which a page should not make). The browser's own background

@@ -222,3 +222,18 @@ export function sleep(ms) {
     while (Date.now() < end);
   }
 }
+
+/**
+ * The bytes of `parts`, one after another, in one array.
+ * @param {Uint8Array[]} parts
+ * @returns {Uint8Array}
+ */
+export function concatBytes(parts) {
+  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.length;
+  }
+  return all;
+}

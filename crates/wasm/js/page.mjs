@@ -11,6 +11,7 @@
 // stream (binary output is shown decoded as UTF-8, but kept as written) and the status.
 
 import { LOAD_ERROR, load, start } from './browser.mjs';
+import { concatBytes } from './guest.mjs';
 
 const body = document.body;
 const query = new URLSearchParams(location.search);
@@ -31,14 +32,7 @@ const pnaclPage = {
    * @param {number} fd
    */
   bytes(fd) {
-    const parts = written[fd] ?? [];
-    const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      all.set(p, at);
-      at += p.length;
-    }
-    return all;
+    return concatBytes(written[fd] ?? []);
   },
   /**
    * The same, in base64 (what a WebDriver script can carry).

@@ -11,6 +11,8 @@
 // DataView gives its bytes), 7 array (u32 count + values), 8 dictionary (u32 count +
 // string key, value pairs). The tags are PPAPI's `PP_VarType` values.
 
+import { concatBytes } from '../guest.mjs';
+
 /** `PP_VarType`. */
 export const VAR = {
   UNDEFINED: 0, NULL: 1, BOOL: 2, INT32: 3, DOUBLE: 4, STRING: 5, OBJECT: 6, ARRAY: 7, DICTIONARY: 8,
@@ -253,13 +255,6 @@ export class MailboxReader {
       if (!more) break;
       while (Atomics.load(this.words, STATE) === 0) Atomics.wait(this.words, STATE, 0);
     }
-    if (parts.length === 1) return parts[0];
-    const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      all.set(p, at);
-      at += p.length;
-    }
-    return all;
+    return parts.length === 1 ? parts[0] : concatBytes(parts);
   }
 }
