@@ -149,12 +149,27 @@ pub trait Hooks: Sync {
     fn respond(&self, _request: &Request<'_>, _root: &Root) -> Option<Reply> {
         None
     }
+
+    /// False to answer as a host that cannot send the cross-origin isolation headers
+    /// (they are then sent with their "none" values).
+    fn isolated(&self) -> bool {
+        true
+    }
 }
 
 /// No hooks: the files as they are.
 pub struct Static;
 
 impl Hooks for Static {}
+
+/// The files as they are, without cross-origin isolation.
+pub struct Plain;
+
+impl Hooks for Plain {
+    fn isolated(&self) -> bool {
+        false
+    }
+}
 
 /// A server listening on 127.0.0.1.
 pub struct Server {
@@ -253,6 +268,18 @@ async fn accept(listener: TcpListener, jobs: mpsc::Sender<Job>, stop: &AtomicBoo
     }
 }
 
+/// What a request gets, with the isolation headers overridden where the hooks say so.
+fn reply(method: &str, url: &str, root: &Root, hooks: &dyn Hooks) -> Reply {
+    let mut r = answer(method, url, root, hooks);
+    if !hooks.isolated() {
+        // Later headers replace the defaults.
+        r.headers.push(("Cross-Origin-Opener-Policy".into(), "unsafe-none".into()));
+        r.headers.push(("Cross-Origin-Embedder-Policy".into(), "unsafe-none".into()));
+        r.headers.push(("Cross-Origin-Resource-Policy".into(), "cross-origin".into()));
+    }
+    r
+}
+
 /// Answers one request (hyper leaves out the body of a reply to `HEAD`).
 async fn respond(
     request: hyper::Request<hyper::body::Incoming>,
@@ -323,7 +350,7 @@ pub fn components(path: &str) -> Result<Vec<String>, &'static str> {
 }
 
 /// What a request gets.
-fn reply(method: &str, url: &str, root: &Root, hooks: &dyn Hooks) -> Reply {
+fn answer(method: &str, url: &str, root: &Root, hooks: &dyn Hooks) -> Reply {
     match method {
         "GET" | "HEAD" => {}
         _ => {

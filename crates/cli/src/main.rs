@@ -31,6 +31,7 @@ mod input;
 mod libc;
 mod names;
 mod output;
+mod polyfill;
 mod producer;
 mod report;
 mod rewrite;

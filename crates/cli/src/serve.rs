@@ -14,7 +14,8 @@ use std::path::PathBuf;
 #[command(after_help = "Serves DIR's files on 127.0.0.1 (never on other addresses) and prints the root's URL on \
                         standard output. Every response carries Cross-Origin-Opener-Policy: same-origin, \
                         Cross-Origin-Embedder-Policy: require-corp and Cross-Origin-Resource-Policy: same-origin, \
-                        so the pages are cross-origin isolated and programs may start threads; .wasm is served as \
+                        so the pages are cross-origin isolated and programs may start threads (--not-isolated sends them with \
+                        their \"none\" values, as a host that cannot send them would); .wasm is served as \
                         application/wasm and .mjs as text/javascript. A path that leads out of DIR (.., or a \
                         symbolic link pointing outside) is refused. A directory shows its index.html, or a list \
                         of its files. Ctrl-C stops the server (status 130).\n\n\
@@ -30,6 +31,10 @@ pub struct Args {
     /// Write each request to standard error (method, URL, status).
     #[arg(long)]
     pub log: bool,
+    /// Leave the pages not cross-origin isolated (send the isolation headers with their
+    /// "none" values), as a host that cannot send them would.
+    #[arg(long)]
+    pub not_isolated: bool,
 }
 
 /// Runs the command; returns the process exit status (a Ctrl-C ends it by the signal).
@@ -40,7 +45,8 @@ pub fn run(args: &Args) -> i32 {
 fn serve(args: &Args) -> Result<i32, Failure> {
     let name = crate::output::input_name(&args.dir);
     let root = http::Root::open(&args.dir).map_err(|e| Failure::input(&name, e))?;
-    serve_root(&root, &http::Static, args.port, args.log)
+    let hooks: &dyn http::Hooks = if args.not_isolated { &http::Plain } else { &http::Static };
+    serve_root(&root, hooks, args.port, args.log)
 }
 
 /// Serves `root` with `hooks` on 127.0.0.1:`port` until Ctrl-C, printing the URL first

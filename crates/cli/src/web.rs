@@ -7,6 +7,7 @@
 
 use crate::http::{self, Body, Reply, Request, Root};
 use crate::output;
+use crate::polyfill;
 use crate::report::Failure;
 use crate::status;
 use std::collections::HashMap;
@@ -16,7 +17,7 @@ use std::sync::{Arc, Mutex};
 
 /// Arguments of `pnacl web`.
 #[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("mode").required(true).args(["serve", "output"])))]
+#[command(group(clap::ArgGroup::new("mode").required(true).args(["serve", "output", "polyfill"])))]
 #[command(after_help = "The site is served (--serve) or written (-o) as it is, except that: every HTML page gets \
                         <script src=\".pnacl/pnacl-embed.js\"> (relative to the site's root) after its <head> \
                         tag, so that it runs before the page's own scripts; /.pnacl/ holds pnacl's JavaScript (the embed polyfill and the IRT \
@@ -36,15 +37,26 @@ use std::sync::{Arc, Mutex};
                         Cross-Origin-Embedder-Policy: require-corp (-o writes them in OUT_DIR/_headers, the form \
                         Netlify and Cloudflare Pages read); the .wasm files should be served as application/wasm, \
                         and the host must serve the .pnacl folder (on GitHub Pages, add .nojekyll).\n\n\
+                        --polyfill DIR writes the polyfill alone, for pages that include it by hand with one \
+                        <script src=\".pnacl/pnacl-embed.js\"></script> in their <head>: DIR/.pnacl/ (the \
+                        scripts, and translator.wasm, pnacl's translator built as WebAssembly) and \
+                        DIR/pnacl-sw.js; put both in the folder of the pages (or above it). Such pages \
+                        translate their pexes in the browser, as Chrome's PNaCl translator did, and keep each \
+                        translation in the browser's Cache Storage, keyed by the pexe's SHA-256 and the \
+                        translator's build. On a host that cannot send the two headers, pnacl-sw.js (a \
+                        service worker) adds them: the page loads once, registers it and reloads itself \
+                        (https or localhost only, as browsers allow service workers there alone).\n\n\
                         Exit status: 0; 1 when SITE_DIR cannot be read or a pexe cannot be translated (-o; under \
                         --serve its request gets status 500 and the page's error event); 130 after Ctrl-C.\n\n\
                         Examples:\n  pnacl web corpus/web/hello_tutorial --serve --port 8000  \
                         # then open http://127.0.0.1:8000/index.html\n  \
                         pnacl web corpus/web/astar --serve --port 0 --log\n  \
-                        pnacl web corpus/web/hello_tutorial -o public/hello")]
+                        pnacl web corpus/web/hello_tutorial -o public/hello\n  \
+                        pnacl web --polyfill public/site  # then add the script tag to public/site's pages")]
 pub struct Args {
     /// The site's folder (its pages, manifests, pexes and other files).
-    pub site: PathBuf,
+    #[arg(required_unless_present = "polyfill", conflicts_with = "polyfill")]
+    pub site: Option<PathBuf>,
     /// Serve the site on 127.0.0.1.
     #[arg(long)]
     pub serve: bool,
@@ -57,10 +69,14 @@ pub struct Args {
     /// Write the site, with its translations, to this folder instead.
     #[arg(short, long, value_name = "OUT_DIR")]
     pub output: Option<PathBuf>,
+    /// Write only the polyfill, with the in-browser translator, into this folder (its
+    /// `.pnacl/` and `pnacl-sw.js`), for pages that include it by hand.
+    #[arg(long, value_name = "DIR")]
+    pub polyfill: Option<PathBuf>,
 }
 
 /// The folder of pnacl's files in the site.
-const PNACL_DIR: &str = ".pnacl";
+const PNACL_DIR: &str = polyfill::DIR;
 /// The largest pexe translated, and the largest page changed.
 const MAX_FILE: u64 = 256 << 20;
 
@@ -70,12 +86,26 @@ pub fn run(args: &Args) -> i32 {
 }
 
 fn web(args: &Args) -> Result<i32, Failure> {
-    let name = output::input_name(&args.site);
-    let root = Root::open(&args.site).map_err(|e| Failure::input(&name, e))?;
+    let (Some(site), None) = (&args.site, &args.polyfill) else {
+        return write_polyfill(args.polyfill.as_deref().unwrap_or(Path::new(".")));
+    };
+    let name = output::input_name(site);
+    let root = Root::open(site).map_err(|e| Failure::input(&name, e))?;
     match &args.output {
-        Some(out) => write_site(&args.site, out),
+        Some(out) => write_site(site, out),
         None => serve(args, &root),
     }
+}
+
+/// `--polyfill DIR`: the polyfill's files, all or none.
+fn write_polyfill(dir: &Path) -> Result<i32, Failure> {
+    if !polyfill::has_translator() {
+        return Err(Failure::new(crate::report::Diagnostic::error(None, polyfill::NO_TRANSLATOR)));
+    }
+    let files: Vec<(PathBuf, &[u8])> = polyfill::files().into_iter().map(|(rel, b)| (dir.join(rel), b)).collect();
+    let refs: Vec<(&Path, &[u8])> = files.iter().map(|(p, b)| (p.as_path(), *b)).collect();
+    output::write_all(&refs)?;
+    Ok(status::SUCCESS)
 }
 
 fn serve(args: &Args, root: &Root) -> Result<i32, Failure> {
@@ -90,14 +120,6 @@ type Translation = Arc<Result<Vec<u8>, String>>;
 struct Site {
     /// Translations by the pexe's hash (and pnacl's version).
     translations: Mutex<HashMap<blake3::Hash, Translation>>,
-}
-
-/// One of pnacl's files (`rel` below `.pnacl/`).
-fn pnacl_file(rel: &str) -> Option<&'static str> {
-    if rel == "pnacl-embed.js" {
-        return Some(pnacl_wasm::EMBED_SCRIPT);
-    }
-    pnacl_wasm::HOST_FILES.iter().find(|(p, _)| *p == rel).map(|(_, text)| *text)
 }
 
 /// Whether a file name is a page's.
@@ -118,9 +140,11 @@ fn read_file(root: &Root, rel: &str) -> Option<Vec<u8>> {
 }
 
 /// The script tag a page at `rel` gets (relative, so the site may live below any path).
+/// `data-translated="beside"` tells the polyfill that each pexe's translation is served
+/// beside it (X.pexe.wasm), so the page need not translate it.
 fn script_tag(rel: &str) -> String {
     let depth = rel.matches('/').count();
-    format!("<script src=\"{}{PNACL_DIR}/pnacl-embed.js\"></script>", "../".repeat(depth))
+    format!("<script src=\"{}{PNACL_DIR}/pnacl-embed.js\" data-translated=\"beside\"></script>", "../".repeat(depth))
 }
 
 /// A page with the polyfill's script after its `<head>` tag (or `<html>`, or the
@@ -174,10 +198,14 @@ impl http::Hooks for Site {
         let rel = request.relative();
         if request.components.first().map(String::as_str) == Some(PNACL_DIR) {
             let inner = request.components[1..].join("/");
-            return Some(match pnacl_file(&inner) {
-                Some(text) => Reply::bytes(200, "text/javascript; charset=utf-8", text.as_bytes().to_vec()),
+            return Some(match polyfill::file(&inner) {
+                Some((content_type, bytes)) => Reply::bytes(200, content_type, bytes.to_vec()),
+                None if inner.starts_with("translator.") => Reply::text(404, polyfill::NO_TRANSLATOR),
                 None => Reply::text(404, "not found"),
             });
+        }
+        if rel == polyfill::SERVICE_WORKER && root.open_file(&rel).is_err() {
+            return Some(Reply::bytes(200, "text/javascript; charset=utf-8", polyfill::service_worker().to_vec()));
         }
         let is_dir = root.open_file(&rel).ok().and_then(|f| f.metadata().ok()).is_some_and(|m| m.is_dir());
         if let Some(pexe_rel) = rel.strip_suffix(".wasm").filter(|p| p.ends_with(".pexe"))
@@ -234,7 +262,8 @@ fn write_site(site: &Path, out: &Path) -> Result<i32, Failure> {
                 }
                 continue;
             }
-            if !kind.is_file() {
+            // pnacl's own service worker replaces a stale copy at the root.
+            if !kind.is_file() || rel == polyfill::SERVICE_WORKER {
                 continue;
             }
             let path = site.join(&rel);
@@ -250,9 +279,8 @@ fn write_site(site: &Path, out: &Path) -> Result<i32, Failure> {
             files.push((out.join(&rel), bytes));
         }
     }
-    files.push((out.join(PNACL_DIR).join("pnacl-embed.js"), pnacl_wasm::EMBED_SCRIPT.as_bytes().to_vec()));
-    for (p, text) in pnacl_wasm::HOST_FILES {
-        files.push((out.join(PNACL_DIR).join(p), text.as_bytes().to_vec()));
+    for (rel, bytes) in polyfill::files() {
+        files.push((out.join(rel), bytes.to_vec()));
     }
     files.push((out.join("_headers"), HEADERS_FILE.as_bytes().to_vec()));
     let refs: Vec<(&Path, &[u8])> = files.iter().map(|(p, b)| (p.as_path(), b.as_slice())).collect();
@@ -267,7 +295,7 @@ mod tests {
     #[test]
     fn the_script_goes_after_the_head_tag() {
         let tag = script_tag("a/b/index.html");
-        assert_eq!(tag, "<script src=\"../../.pnacl/pnacl-embed.js\"></script>");
+        assert_eq!(tag, "<script src=\"../../.pnacl/pnacl-embed.js\" data-translated=\"beside\"></script>");
         let page = b"<!DOCTYPE html>\n<html>\n<HEAD lang=x><title>t</title></head></html>";
         let out = String::from_utf8(inject(page, "S")).unwrap();
         assert_eq!(out, "<!DOCTYPE html>\n<html>\n<HEAD lang=x>S<title>t</title></head></html>");

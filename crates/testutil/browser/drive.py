@@ -30,6 +30,7 @@ import time
 try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
+    from selenium.common.exceptions import WebDriverException
 except ImportError as e:
     print(f"selenium is missing for /usr/bin/python3 ({e}): apt-get install python3-selenium", file=sys.stderr)
     sys.exit(3)
@@ -97,7 +98,14 @@ def run_pages(driver, job, console):
             driver.switch_to.window(handle)
             until = pages[k].get("until")
             if until is not None:
-                value = driver.execute_script(until)
+                try:
+                    value = driver.execute_script(until)
+                except WebDriverException as e:
+                    # A page that reloads itself (pnacl-sw.js's isolation) may be between
+                    # two documents: asked again next time round.
+                    if not any(s in str(e) for s in ("navigat", "context was destroyed", "unloaded")):
+                        raise
+                    value = None
                 r = None if value is None else {"value": value}
             else:
                 r = driver.execute_script(RESULT)

@@ -64,6 +64,19 @@ impl Served {
         Served::command(&["serve".as_ref(), "--port".as_ref(), "0".as_ref(), "--log".as_ref(), dir.as_os_str()])
     }
 
+    /// `pnacl serve --not-isolated`: as a static host that cannot send the cross-origin
+    /// isolation headers.
+    pub fn not_isolated(dir: &Path) -> Served {
+        Served::command(&[
+            "serve".as_ref(),
+            "--not-isolated".as_ref(),
+            "--port".as_ref(),
+            "0".as_ref(),
+            "--log".as_ref(),
+            dir.as_os_str(),
+        ])
+    }
+
     /// `pnacl web SITE --serve --port 0 --log`: an old NaCl site with pnacl's polyfill.
     pub fn web(site: &Path) -> Served {
         Served::command(&[

@@ -36,6 +36,8 @@ pub const HOST_FILES: &[(&str, &str)] = &[
     ("web/plugin.mjs", include_str!("../js/web/plugin.mjs")),
     ("web/ppapi.mjs", include_str!("../js/web/ppapi.mjs")),
     ("web/surface.mjs", include_str!("../js/web/surface.mjs")),
+    ("web/translate.mjs", include_str!("../js/web/translate.mjs")),
+    ("web/translator-worker.mjs", include_str!("../js/web/translator-worker.mjs")),
     ("web/vars.mjs", include_str!("../js/web/vars.mjs")),
 ];
 
@@ -43,6 +45,10 @@ pub const HOST_FILES: &[(&str, &str)] = &[
 /// adds `<script src=".../pnacl-embed.js">` (a classic script, so that it runs before the
 /// page's own) to a site's pages.
 pub const EMBED_SCRIPT: &str = include_str!("../js/web/pnacl-embed.js");
+
+/// The service worker that makes a site's pages cross-origin isolated where the host
+/// cannot send the headers (`pnacl-sw.js`, beside the polyfill's folder).
+pub const ISOLATION_WORKER: &str = include_str!("../js/web/pnacl-sw.js");
 
 /// The launcher `APP.mjs` of module `APP.wasm` (`wasm_name`), translated from the pexe
 /// named `pexe` (the guest's `argv[0]`, as `pnacl run` would give it): `node APP.mjs
@@ -106,4 +112,32 @@ pub fn page(wasm_name: &str, pexe: &str) -> String {
         module = html_escape(wasm_name),
         argv0 = html_escape(pexe),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// Every module of `js/` is embedded: one left out would be a 404 in a page.
+    #[test]
+    fn every_module_of_the_host_is_embedded() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("js");
+        let mut stack = vec![root.clone()];
+        let mut missing = Vec::new();
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).expect("js/") {
+                let path = entry.expect("an entry").path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "mjs") {
+                    let rel = path.strip_prefix(&root).expect("below js/").to_string_lossy().replace('\\', "/");
+                    if !HOST_FILES.iter().any(|(p, _)| *p == rel) {
+                        missing.push(rel);
+                    }
+                }
+            }
+        }
+        assert!(missing.is_empty(), "not in HOST_FILES: {missing:?}");
+    }
 }

@@ -74,7 +74,7 @@ pub mod meta;
 mod module;
 
 pub use error::Refusal;
-pub use host::{EMBED_SCRIPT, HOST_DIR, HOST_FILES, html_escape, launcher, page};
+pub use host::{EMBED_SCRIPT, HOST_DIR, HOST_FILES, ISOLATION_WORKER, html_escape, launcher, page};
 
 use pnacl_bitcode::Module;
 use pnacl_bitcode::abi::IntrinsicKind as K;

@@ -16,10 +16,13 @@ function isModule(el) {
   return el instanceof HTMLEmbedElement && TYPES.includes((el.getAttribute('type') ?? '').toLowerCase());
 }
 
+/** How the polyfill was included. @type {import('./plugin.mjs').Options} */
+let options = { translated: 'in-page' };
+
 /** @param {Element} el */
 function upgrade(el) {
   if (!isModule(el) || plugins.has(el)) return;
-  const plugin = new Plugin(/** @type {HTMLElement} */ (el));
+  const plugin = new Plugin(/** @type {HTMLElement} */ (el), options);
   plugins.set(el, plugin);
   plugin.start();
 }
@@ -42,10 +45,17 @@ function removed(node) {
   }
 }
 
-new MutationObserver((records) => {
-  for (const r of records) {
-    r.addedNodes.forEach(scan);
-    r.removedNodes.forEach(removed);
-  }
-}).observe(document, { childList: true, subtree: true });
-scan(document.documentElement);
+/**
+ * Makes the page's module elements, and those added later, live modules.
+ * @param {import('./plugin.mjs').Options} how
+ */
+export function start(how) {
+  options = how;
+  new MutationObserver((records) => {
+    for (const r of records) {
+      r.addedNodes.forEach(scan);
+      r.removedNodes.forEach(removed);
+    }
+  }).observe(document, { childList: true, subtree: true });
+  scan(document.documentElement);
+}

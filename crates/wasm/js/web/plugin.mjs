@@ -1,7 +1,8 @@
 // The page's side of one NaCl module instance: what an `<embed type="application/x-pnacl">`
 // element becomes. It reads the manifest (`program.portable.pnacl-translate.url`,
 // relative to the manifest), fetches the module `pnacl web` translated from that pexe
-// (the pexe's URL with `.wasm` appended), and runs it in Workers on a shared memory, as
+// (the pexe's URL with `.wasm` appended) or translates the pexe in the page
+// (translate.mjs), and runs it in Workers on a shared memory, as
 // browser.mjs runs command-line programs. The element gets NaCl's scripting interface:
 // `postMessage`, `readyState`, `lastError`, `exitStatus`, and the events `loadstart`,
 // `progress`, `load`, `error`, `loadend`, `message` and `crash`, fired on the element.
@@ -11,17 +12,28 @@ import { load } from '../browser.mjs';
 import { Supervisor } from '../supervisor.mjs';
 import { MailboxWriter, encode, mailbox } from './channel.mjs';
 import { Surface } from './surface.mjs';
+import { translatePexe } from './translate.mjs';
+import { metadata } from '../meta.mjs';
 
 let instances = 0;
 
 /** `readyState` values (as Chrome's NaCl plugin, like XMLHttpRequest's). */
 const READY = { UNSENT: 0, OPENED: 1, LOADING: 3, DONE: 4 };
 
+/**
+ * How the polyfill was included: by `pnacl web`, which serves each pexe's translation
+ * beside it (`beside`), or by hand, so that the page translates its pexes (`in-page`).
+ * @typedef {{translated: string}} Options
+ */
+
 /** One module instance, for one element. */
 export class Plugin {
-  /** @param {HTMLElement} el */
-  constructor(el) {
+  /** @param {HTMLElement} el @param {Options} options */
+  constructor(el, options) {
     this.el = el;
+    this.options = options;
+    /** The in-page translation, once made (`el.pnaclTranslation`). @type {object | null} */
+    this.translation = null;
     this.id = ++instances;
     this.readyState = READY.UNSENT;
     this.lastError = '';
@@ -52,6 +64,7 @@ export class Plugin {
       lastError: { configurable: true, get: () => plugin.lastError },
       exitStatus: { configurable: true, get: () => plugin.exitStatus },
       pnaclState: { configurable: true, get: () => plugin.state },
+      pnaclTranslation: { configurable: true, get: () => plugin.translation },
     });
   }
 
@@ -95,11 +108,20 @@ export class Plugin {
       const manifest = await response.json();
       const entry = manifest?.program?.portable?.['pnacl-translate']?.url;
       if (typeof entry !== 'string') throw new Error('the manifest names no program.portable.pnacl-translate.url');
-      const wasmUrl = new URL(entry, manifestUrl);
-      wasmUrl.pathname += '.wasm';
+      const pexeUrl = new URL(entry, manifestUrl);
       this.readyState = READY.LOADING;
-      this.state = 'loading the module';
-      loaded = await load(wasmUrl);
+      if (this.options.translated === 'beside') {
+        const wasmUrl = new URL(pexeUrl);
+        wasmUrl.pathname += '.wasm';
+        this.state = 'loading the module';
+        loaded = await load(wasmUrl);
+      } else {
+        this.state = 'translating the pexe';
+        const t = await translatePexe(pexeUrl);
+        const { module, ...figures } = t;
+        this.translation = figures;
+        loaded = { module, meta: metadata(module) };
+      }
       this.fire('progress', { lengthComputable: false });
     } catch (e) {
       return this.fail(`could not load the module: ${/** @type {Error} */ (e).message}`);

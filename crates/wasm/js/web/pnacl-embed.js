@@ -4,7 +4,8 @@
 // persistent storage before they create their module. It lists the types, grants the
 // quota requests of `navigator.webkitPersistentStorage` / `webkitTemporaryStorage`
 // (which today's browsers refuse or lack), then loads the rest as ES modules
-// (web/embed.mjs: the `<embed>` elements become modules).
+// (web/embed.mjs: the `<embed>` elements become modules). Where the page is not
+// cross-origin isolated, it first has pnacl-sw.js make it so (see below).
 (function () {
   'use strict';
   var TYPES = ['application/x-pnacl', 'application/x-nacl'];
@@ -43,8 +44,44 @@
     Object.defineProperty(Navigator.prototype, name, { configurable: true, get: function () { return storage; } });
   });
 
-  var here = document.currentScript ? document.currentScript.src : location.href;
-  import(new URL('web/embed.mjs', here).href).catch(function (e) {
-    console.error('pnacl: the embed polyfill did not load: ' + e);
+  var script = document.currentScript;
+  var here = script ? script.src : location.href;
+  // `pnacl web` marks its tag: each pexe's translation is then served beside it
+  // (X.pexe.wasm). A tag added by hand has no mark, and the page translates its pexes
+  // itself (web/translate.mjs).
+  var translated = (script && script.getAttribute('data-translated')) || 'in-page';
+  function startModules() {
+    import(new URL('web/embed.mjs', here).href).then(function (m) {
+      m.start({ translated: translated });
+    }).catch(function (e) {
+      console.error('pnacl: the embed polyfill did not load: ' + e);
+    });
+  }
+
+  // Modules need shared memory, which needs a cross-origin isolated page. Where the host
+  // did not send the headers, pnacl-sw.js (beside the .pnacl folder) adds them: it is
+  // registered, and the page reloads once it is in control. Once per tab, so that a page
+  // it cannot isolate does not reload forever (its modules then fail, saying why).
+  var RELOADED = 'pnacl-isolation-reload';
+  var worker = navigator.serviceWorker;
+  if (self.crossOriginIsolated || !self.isSecureContext || !worker || sessionStorage.getItem(RELOADED)) {
+    if (self.crossOriginIsolated) sessionStorage.removeItem(RELOADED);
+    startModules();
+    return;
+  }
+  var reload = function () {
+    sessionStorage.setItem(RELOADED, '1');
+    location.reload();
+  };
+  if (worker.controller) {
+    reload();
+    return;
+  }
+  worker.addEventListener('controllerchange', reload);
+  var sw = new URL('../pnacl-sw.js', here);
+  worker.register(sw.href, { scope: new URL('./', sw).href }).catch(function (e) {
+    worker.removeEventListener('controllerchange', reload);
+    console.warn('pnacl: the page is not cross-origin isolated and ' + sw.href + ' could not make it so: ' + e);
+    startModules();
   });
 })();
