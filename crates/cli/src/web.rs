@@ -43,7 +43,8 @@ use std::sync::{Arc, Mutex};
                         DIR/pnacl-sw.js; put both in the folder of the pages (or above it). Such pages \
                         translate their pexes in the browser, as Chrome's PNaCl translator did, and keep each \
                         translation in the browser's Cache Storage, keyed by the pexe's SHA-256 and the \
-                        translator's build. On a host that cannot send the two headers, pnacl-sw.js (a \
+                        translator's build; --in-browser serves or writes a whole site so, without \
+                        X.pexe.wasm. On a host that cannot send the two headers, pnacl-sw.js (a \
                         service worker) adds them: the page loads once, registers it and reloads itself \
                         (https or localhost only, as browsers allow service workers there alone).\n\n\
                         Exit status: 0; 1 when SITE_DIR cannot be read or a pexe cannot be translated (-o; under \
@@ -69,6 +70,11 @@ pub struct Args {
     /// Write the site, with its translations, to this folder instead.
     #[arg(short, long, value_name = "OUT_DIR")]
     pub output: Option<PathBuf>,
+    /// Let the pages translate their pexes themselves, in the browser, as pages that
+    /// include the polyfill by hand do (see --polyfill), instead of serving or writing
+    /// X.pexe.wasm.
+    #[arg(long, conflicts_with = "polyfill")]
+    pub in_browser: bool,
     /// Write only the polyfill, with the in-browser translator, into this folder (its
     /// `.pnacl/` and `pnacl-sw.js`), for pages that include it by hand.
     #[arg(long, value_name = "DIR")]
@@ -89,10 +95,13 @@ fn web(args: &Args) -> Result<i32, Failure> {
     let (Some(site), None) = (&args.site, &args.polyfill) else {
         return write_polyfill(args.polyfill.as_deref().unwrap_or(Path::new(".")));
     };
+    if args.in_browser && !polyfill::has_translator() {
+        return Err(Failure::new(crate::report::Diagnostic::error(None, polyfill::NO_TRANSLATOR)));
+    }
     let name = output::input_name(site);
     let root = Root::open(site).map_err(|e| Failure::input(&name, e))?;
     match &args.output {
-        Some(out) => write_site(site, out),
+        Some(out) => write_site(site, out, args.in_browser),
         None => serve(args, &root),
     }
 }
@@ -109,7 +118,7 @@ fn write_polyfill(dir: &Path) -> Result<i32, Failure> {
 }
 
 fn serve(args: &Args, root: &Root) -> Result<i32, Failure> {
-    let hooks = Site { translations: Mutex::new(HashMap::new()) };
+    let hooks = Site { translations: Mutex::new(HashMap::new()), in_browser: args.in_browser };
     crate::serve::serve_root(root, &hooks, args.port, args.log)
 }
 
@@ -120,6 +129,8 @@ type Translation = Arc<Result<Vec<u8>, String>>;
 struct Site {
     /// Translations by the pexe's hash (and pnacl's version).
     translations: Mutex<HashMap<blake3::Hash, Translation>>,
+    /// The pages translate their pexes themselves.
+    in_browser: bool,
 }
 
 /// Whether a file name is a page's.
@@ -141,10 +152,12 @@ fn read_file(root: &Root, rel: &str) -> Option<Vec<u8>> {
 
 /// The script tag a page at `rel` gets (relative, so the site may live below any path).
 /// `data-translated="beside"` tells the polyfill that each pexe's translation is served
-/// beside it (X.pexe.wasm), so the page need not translate it.
-fn script_tag(rel: &str) -> String {
+/// beside it (X.pexe.wasm), so the page need not translate it; without it (`in_browser`),
+/// the page translates its pexes.
+fn script_tag(rel: &str, in_browser: bool) -> String {
     let depth = rel.matches('/').count();
-    format!("<script src=\"{}{PNACL_DIR}/pnacl-embed.js\" data-translated=\"beside\"></script>", "../".repeat(depth))
+    let mark = if in_browser { "" } else { " data-translated=\"beside\"" };
+    format!("<script src=\"{}{PNACL_DIR}/pnacl-embed.js\"{mark}></script>", "../".repeat(depth))
 }
 
 /// A page with the polyfill's script after its `<head>` tag (or `<html>`, or the
@@ -225,7 +238,7 @@ impl http::Hooks for Site {
             return None;
         };
         let page = read_file(root, &page_rel)?;
-        let body = inject(&page, &script_tag(&page_rel));
+        let body = inject(&page, &script_tag(&page_rel, self.in_browser));
         Some(Reply {
             status: 200,
             content_type: http::content_type(&page_rel).into(),
@@ -240,7 +253,7 @@ const HEADERS_FILE: &str = "/*\n  Cross-Origin-Opener-Policy: same-origin\n  Cro
                             \n/*.wasm\n  Content-Type: application/wasm\n";
 
 /// `-o`: the site with the polyfill and the translations, written all at once.
-fn write_site(site: &Path, out: &Path) -> Result<i32, Failure> {
+fn write_site(site: &Path, out: &Path, in_browser: bool) -> Result<i32, Failure> {
     let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     let mut stack = vec![String::new()];
     while let Some(dir_rel) = stack.pop() {
@@ -269,10 +282,10 @@ fn write_site(site: &Path, out: &Path) -> Result<i32, Failure> {
             let path = site.join(&rel);
             let bytes = std::fs::read(&path).map_err(|e| Failure::input(&output::input_name(&path), e))?;
             if is_html(&file_name) {
-                files.push((out.join(&rel), inject(&bytes, &script_tag(&rel))));
+                files.push((out.join(&rel), inject(&bytes, &script_tag(&rel, in_browser))));
                 continue;
             }
-            if file_name.to_ascii_lowercase().ends_with(".pexe") {
+            if !in_browser && file_name.to_ascii_lowercase().ends_with(".pexe") {
                 let wasm = crate::wasm::translate_bytes(&path, bytes.clone(), false)?;
                 files.push((out.join(format!("{rel}.wasm")), wasm));
             }
@@ -294,7 +307,8 @@ mod tests {
 
     #[test]
     fn the_script_goes_after_the_head_tag() {
-        let tag = script_tag("a/b/index.html");
+        assert_eq!(script_tag("index.html", true), "<script src=\".pnacl/pnacl-embed.js\"></script>");
+        let tag = script_tag("a/b/index.html", false);
         assert_eq!(tag, "<script src=\"../../.pnacl/pnacl-embed.js\" data-translated=\"beside\"></script>");
         let page = b"<!DOCTYPE html>\n<html>\n<HEAD lang=x><title>t</title></head></html>";
         let out = String::from_utf8(inject(page, "S")).unwrap();

@@ -34,6 +34,14 @@ export class Plugin {
     this.options = options;
     /** The in-page translation, once made (`el.pnaclTranslation`). @type {object | null} */
     this.translation = null;
+    /**
+     * When the start-up's steps happened (`performance.now()`; `el.pnaclTimes`): the
+     * element became a module, the module was compiled, it loaded, its first message.
+     * @type {{created: number, compiled?: number, loaded?: number, firstMessage?: number}}
+     */
+    this.times = { created: performance.now() };
+    /** @type {WebAssembly.Memory | null} */
+    this.memory = null;
     this.id = ++instances;
     this.readyState = READY.UNSENT;
     this.lastError = '';
@@ -65,6 +73,9 @@ export class Plugin {
       exitStatus: { configurable: true, get: () => plugin.exitStatus },
       pnaclState: { configurable: true, get: () => plugin.state },
       pnaclTranslation: { configurable: true, get: () => plugin.translation },
+      pnaclTimes: { configurable: true, get: () => ({ ...plugin.times }) },
+      // The guest's memory in bytes (its linear memory, as large as it has grown).
+      pnaclMemory: { configurable: true, get: () => plugin.memory?.buffer.byteLength ?? 0 },
     });
   }
 
@@ -126,6 +137,7 @@ export class Plugin {
     } catch (e) {
       return this.fail(`could not load the module: ${/** @type {Error} */ (e).message}`);
     }
+    this.times.compiled = performance.now();
     if (!loaded.meta.browser) return this.fail('the module is not a browser (PPAPI) program');
     this.run(loaded);
   }
@@ -133,6 +145,7 @@ export class Plugin {
   /** @param {{module: WebAssembly.Module, meta: import('../meta.mjs').Meta}} loaded */
   run({ module, meta }) {
     const memory = new WebAssembly.Memory({ initial: meta.initial_pages, maximum: meta.maximum_pages, shared: true });
+    this.memory = memory;
     const workerUrl = new URL('../worker.mjs', import.meta.url);
     const dec = new TextDecoder();
     /** @type {Record<number, string>} */
@@ -189,6 +202,7 @@ export class Plugin {
   fromModule(m) {
     switch (m.op) {
       case 'loaded':
+        this.times.loaded = performance.now();
         this.state = 'running';
         this.loaded = true;
         this.readyState = READY.DONE;
@@ -199,6 +213,7 @@ export class Plugin {
         this.fail(m.message);
         break;
       case 'message':
+        this.times.firstMessage ??= performance.now();
         this.fire('message', { data: m.data });
         break;
       case 'console': {
