@@ -243,6 +243,22 @@ RENAMED = {
     # strstr: libc/platform/strstr.c looks for the needle's first byte with the
     # word-at-a-time strchr and falls back to newlib's two-way search when that gets slow.
     "libc-string-strstr.o": ["-Dstrstr=__newlib_strstr"],
+    # fwrite, fputs: libc/platform/stdio_write.c copies into room in a fully buffered
+    # stream's buffer and leaves every other case to newlib's.
+    "libc-stdio-fwrite.o": ["-Dfwrite=__newlib_fwrite"],
+    "libc-stdio-fputs.o": ["-Dfputs=__newlib_fputs"],
+    # _dtoa_r: libc/platform/dtoa.c makes the fixed-precision modes (printf's %e %f %g)
+    # from the exact decimal expansion, and leaves the shortest modes to newlib's.
+    "libc-stdlib-dtoa.o": ["-D_dtoa_r=__newlib_dtoa_r"],
+}
+
+# Members compiled with a configuration macro of their own.
+CONFIGURED = {
+    # findfp.c: with HAVE_FCNTL, stdout is line-buffered only on a terminal (makebuf.c asks
+    # _isatty when the stream first writes), fully buffered elsewhere, as glibc does;
+    # without it, always line-buffered: a write per line to a pipe or file (fasta: 8% of
+    # its run time against the library before newlib).
+    "libc-stdio-findfp.o": ["-DHAVE_FCNTL"],
 }
 
 
@@ -269,7 +285,7 @@ def main():
                 f.write(f"# left out: {member} (see {by})\n")
             f.write("flags: " + " ".join(common_flags) + "\n")
             for member, src, flags in sorted(entries):
-                rest = [x for x in flags if x not in common] + RENAMED.get(member, [])
+                rest = [x for x in flags if x not in common] + RENAMED.get(member, []) + CONFIGURED.get(member, [])
                 f.write(" ".join([member, src] + rest) + "\n")
         for h in ("newlib.h", "_newlib_version.h"):
             shutil.copy(os.path.join(objdir, "targ-include", h), os.path.join(INCLUDE, h))

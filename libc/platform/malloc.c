@@ -210,34 +210,39 @@ static void *do_memalign(size_t align, size_t n) {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The lock is taken only once a second thread exists (only a running thread starts
- * another, so the flag cannot change between a call's test and its end); the unlocked
- * path is a test and the allocator's few instructions. */
-#define LOCKED(expr)                                     \
-  ({                                                     \
-    __typeof__(expr) r_;                                 \
-    if (__builtin_expect(!__pnacl_threads_started, 1)) { \
-      r_ = expr;                                         \
-    } else {                                             \
-      pthread_mutex_lock(&lock);                         \
-      r_ = expr;                                         \
-      pthread_mutex_unlock(&lock);                       \
-    }                                                    \
-    r_;                                                  \
-  })
-
-void *malloc(size_t n) { return LOCKED(do_malloc(n)); }
-void *calloc(size_t n, size_t size) { return LOCKED(do_calloc(n, size)); }
-void *realloc(void *p, size_t n) { return LOCKED(do_realloc(p, n)); }
-void *memalign(size_t align, size_t n) { return LOCKED(do_memalign(align, n)); }
-
-void free(void *p) {
-  if (__builtin_expect(!__pnacl_threads_started, 1)) {
-    do_free(p);
-    return;
+ * another, so the flag cannot change between a call's test and its end). The locked
+ * calls are functions of their own, so that the unlocked path is a leaf: the test and the
+ * allocator's few instructions, with no frame set up for the lock's calls. */
+#define LOCKED_CALL(name, type, params, args)         \
+  static __attribute__((noinline)) type name##_locked params { \
+    pthread_mutex_lock(&lock);                        \
+    type r_ = do_##name args;                         \
+    pthread_mutex_unlock(&lock);                      \
+    return r_;                                        \
   }
+LOCKED_CALL(malloc, void *, (size_t n), (n))
+LOCKED_CALL(calloc, void *, (size_t n, size_t size), (n, size))
+LOCKED_CALL(realloc, void *, (void *p, size_t n), (p, n))
+LOCKED_CALL(memalign, void *, (size_t align, size_t n), (align, n))
+
+static __attribute__((noinline)) void free_locked(void *p) {
   pthread_mutex_lock(&lock);
   do_free(p);
   pthread_mutex_unlock(&lock);
+}
+
+#define UNLOCKED (__builtin_expect(!__pnacl_threads_started, 1))
+
+void *malloc(size_t n) { return UNLOCKED ? do_malloc(n) : malloc_locked(n); }
+void *calloc(size_t n, size_t size) { return UNLOCKED ? do_calloc(n, size) : calloc_locked(n, size); }
+void *realloc(void *p, size_t n) { return UNLOCKED ? do_realloc(p, n) : realloc_locked(p, n); }
+void *memalign(size_t align, size_t n) { return UNLOCKED ? do_memalign(align, n) : memalign_locked(align, n); }
+
+void free(void *p) {
+  if (UNLOCKED)
+    do_free(p);
+  else
+    free_locked(p);
 }
 
 void cfree(void *p) { free(p); }
