@@ -20,6 +20,9 @@
 //!   fails cleanly ("Unable to initialize GL PPAPI!": `PPB_GetInterface` returns NULL for
 //!   OpenGLES2) and the module goes on.
 //!
+//! - A probe module of our own (`tests/data/web_files_probe.c`, built with `pnacl cc`): each
+//!   call gives what the PPAPI headers say, bad arguments included ([`PROBE_EXPECTED`]).
+//!
 //! No page throws but where listed (the page's own errors, as in Chrome), no module
 //! crashes but where listed in [`KNOWN_CRASHES`], nothing connects beyond 127.0.0.1 (the
 //! requests that supernet_api's page makes itself to NXT nodes do not resolve).
@@ -259,5 +262,145 @@ fn glbench_mounts_html5fs() {
         "glbench: its GL set-up did not fail as expected: {modules:#?}"
     );
     check_common(&session, "glbench", &[]);
+    server.stop();
+}
+
+/// The probe's page: gathers the module's messages until "done".
+const PROBE_PAGE: &str = r#"<!doctype html>
+<html><head><meta charset="utf-8"><title>PPAPI file probe</title></head>
+<body><embed id="probe" type="application/x-pnacl" src="probe.nmf" width="0" height="0"><pre id="out"></pre>
+<script>
+window.probeMessages = [];
+document.getElementById('probe').addEventListener('message', (e) => {
+  window.probeMessages.push(e.data);
+  document.getElementById('out').textContent += e.data + '\n';
+});
+</script></body></html>
+"#;
+
+const PROBE: &str = r"
+const el = document.getElementById('probe');
+if (el.lastError) return {error: el.lastError, messages: window.probeMessages};
+if (window.probeMessages.includes('done')) return {error: '', messages: window.probeMessages};
+if (performance.now() > 60000) return {error: `no 'done' after 60 s: ${el.pnaclState}`, messages: window.probeMessages};
+return null;
+";
+
+/// What the header files say each of the probe's calls gives (`pp_errors.h`: -1
+/// COMPLETIONPENDING, -4 BADARGUMENT, -5 BADRESOURCE, -7 NOACCESS, -13 BLOCKS_MAIN_THREAD,
+/// -20 FILENOTFOUND, -21 FILEEXISTS, -51 NO_MESSAGE_LOOP); `None`: only "an error".
+const PROBE_EXPECTED: &[(&str, Option<i64>)] = &[
+    ("fs_external", Some(0)),
+    ("fs_is", Some(1)),
+    ("fs_type", Some(2)),
+    ("fs_open_blocking_on_main", Some(-13)),
+    ("fs_open", Some(-1)),
+    ("open_callback", Some(0)),
+    ("open_callback_on_main", Some(1)),
+    ("ref_relative", Some(0)),
+    ("ref_dotdot", Some(0)),
+    ("ref_bad_pointer", Some(0)),
+    ("ref_is", Some(1)),
+    ("ref_fs_type", Some(2)),
+    ("delete_missing", Some(-20)),
+    ("mkdir", Some(0)),
+    ("mkdir_again", Some(0)),
+    ("mkdir_exclusive", Some(-21)),
+    ("mkdir_no_parent", Some(-20)),
+    ("mkdir_ancestors", Some(0)),
+    ("io_open_missing", Some(-20)),
+    ("io_open_truncate_readonly", Some(-4)),
+    ("io_open_create", Some(0)),
+    ("io_write", Some(5)),
+    ("io_read_huge_count", Some(5)),
+    ("io_read_bytes_match", Some(1)),
+    ("io_read_past_end", Some(0)),
+    ("io_read_bad_pointer", Some(-4)),
+    ("io_read_negative", Some(-4)),
+    ("io_query", Some(0)),
+    ("io_query_size", Some(5)),
+    ("io_set_length", Some(0)),
+    ("ref_query", Some(0)),
+    ("ref_query_size", Some(2)),
+    ("ref_query_type", Some(0)),
+    ("ref_query_bad_pointer", Some(-4)),
+    ("io_bad_resource", Some(-5)),
+    ("no_message_loop", Some(-51)),
+    ("io_open_exclusive_exists", Some(-21)),
+    ("io_open_readonly", Some(0)),
+    ("io_write_readonly", Some(-7)),
+    ("read_to_array", Some(2)),
+    ("readdir", Some(0)),
+    ("rename_open", None),
+    ("rename", Some(0)),
+    ("query_renamed_away", Some(-20)),
+    ("delete_nonempty", None),
+    ("delete_file", Some(0)),
+    ("delete_deep", Some(0)),
+    ("delete_x", Some(0)),
+    ("delete_dir", Some(0)),
+    ("delete_root", None),
+];
+
+/// A module of our own (tests/data/web_files_probe.c, built with `pnacl cc`) calls the
+/// three interfaces as a careless or hostile module might: bad paths, bad pointers, a
+/// read count far beyond its buffer and the file, unknown resources, the wrong access,
+/// blocking on the main thread, a callback on a thread without a message loop.
+#[test]
+fn file_interfaces_follow_the_headers() {
+    let site = tempfile::tempdir().expect("temporary directory");
+    let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/web_files_probe.c");
+    let out = pnacl_testutil::pnacl_command()
+        .args(["cc", "-O2"])
+        .arg(&source)
+        .arg("-o")
+        .arg(site.path().join("probe.pexe"))
+        .output()
+        .expect("run pnacl cc");
+    assert!(out.status.success(), "pnacl cc: {}", String::from_utf8_lossy(&out.stderr));
+    std::fs::write(site.path().join("index.html"), PROBE_PAGE).expect("write the page");
+    std::fs::write(
+        site.path().join("probe.nmf"),
+        r#"{"program": {"portable": {"pnacl-translate": {"url": "probe.pexe"}}}}"#,
+    )
+    .expect("write the manifest");
+    let server = Served::web(site.path());
+    let pages = [Scripted { url: format!("{}index.html", server.url), until: PROBE.into(), screenshot: None }];
+    let session = run_scripted(&pages, 1, Duration::from_secs(90));
+    session.print(&["probe"]);
+    let p = &session.pages[0];
+    assert!(p.error.is_none(), "{}: {:?} (the page: {:?})", p.url, p.error, p.value);
+    let v = p.value.clone().expect("a value");
+    assert_eq!(v["error"], "", "probe: {v}");
+    let messages: Vec<String> = v["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .map(|m| m.as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(messages.len(), 6, "probe: {messages:#?}");
+    assert_eq!((messages[0].as_str(), messages[1].as_str()), ("/probe", "/"), "GetPath, then the root's GetName");
+    let mut names = [messages[2].as_str(), messages[3].as_str()];
+    names.sort_unstable();
+    assert_eq!(names, ["f", "x"], "ReadDirectoryEntries of /probe");
+    // The entries' types, in their order: a regular file (0) for f, a directory (1) for x.
+    let types = if messages[2] == "f" { "readdir_types=1" } else { "readdir_types=10" };
+    assert!(messages[4].lines().any(|l| l == types), "probe: entry types are not {types}: {}", messages[4]);
+    let results: std::collections::HashMap<&str, i64> =
+        messages[4].lines().filter_map(|l| l.split_once('=').and_then(|(k, v)| Some((k, v.parse().ok()?)))).collect();
+    let mut wrong = Vec::new();
+    for (name, expected) in PROBE_EXPECTED {
+        let got = results.get(name).copied();
+        let ok = match expected {
+            Some(e) => got == Some(*e),
+            None => got.is_some_and(|g| g < 0),
+        };
+        if !ok {
+            wrong.push(format!("{name}: {got:?}, expected {}", expected.map_or("an error".into(), |e| e.to_string())));
+        }
+    }
+    assert!(wrong.is_empty(), "probe: {wrong:#?}\n(all: {results:#?})");
+    assert_eq!(results.len(), PROBE_EXPECTED.len() + 1, "probe: unexpected lines: {results:#?}");
+    check_common(&session, "probe", &[]);
     server.stop();
 }
