@@ -333,6 +333,8 @@ const PROBE_EXPECTED: &[(&str, Option<i64>)] = &[
     ("readdir", Some(0)),
     ("rename_open", None),
     ("rename", Some(0)),
+    ("rename_dir", Some(0)),
+    ("rename_dir_back", Some(0)),
     ("query_renamed_away", Some(-20)),
     ("delete_nonempty", None),
     ("delete_file", Some(0)),
@@ -340,6 +342,13 @@ const PROBE_EXPECTED: &[(&str, Option<i64>)] = &[
     ("delete_x", Some(0)),
     ("delete_dir", Some(0)),
     ("delete_root", None),
+    ("tmp_open", Some(0)),
+    ("tmp_io_open", Some(0)),
+    ("tmp_write", Some(3)),
+    ("tmp_fs_type", Some(3)),
+    ("tmp_not_persistent", Some(-20)),
+    ("rename_across", None),
+    ("tmp_delete", Some(0)),
 ];
 
 /// A module of our own (tests/data/web_files_probe.c, built with `pnacl cc`) calls the

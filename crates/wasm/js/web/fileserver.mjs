@@ -9,7 +9,7 @@
 // every FileIO that has it open.
 //
 // Limits: OPFS keeps no creation or access time, so `Touch` times last as long as the
-// server; a file open in this instance cannot be deleted or renamed (PPAPI calls that
+// server; a directory is renamed by copying its tree (Chrome's OPFS moves files only); a file open in this instance cannot be deleted or renamed (PPAPI calls that
 // an error); a directory listing must fit the reply buffer (about 4,000 long names).
 
 import { nextId } from './channel.mjs';
@@ -113,6 +113,22 @@ function code(/** @type {any} */ e) {
     case 'SecurityError': case 'NotAllowedError': return PP.NOACCESS;
     default: return PP.FAILED;
   }
+}
+
+/**
+ * Copies a file or a directory tree to `name` in `into`.
+ * @param {FileSystemFileHandle | FileSystemDirectoryHandle} from
+ * @param {FileSystemDirectoryHandle} into @param {string} name
+ */
+async function copy(from, into, name) {
+  if (from.kind === 'file') {
+    const w = await (await into.getFileHandle(name, { create: true })).createWritable();
+    await w.write(await /** @type {FileSystemFileHandle} */ (from).getFile());
+    await w.close();
+    return;
+  }
+  const dir = await into.getDirectoryHandle(name, { create: true });
+  for await (const [child, h] of /** @type {any} */ (from).entries()) await copy(h, dir, child);
 }
 
 /** @param {number} id @param {Resource['kind']} kind */
@@ -313,14 +329,15 @@ const OPS = {
     const name = /** @type {string} */ (dst.at(-1));
     const handle = /** @type {any} */ (e.handle);
     if (typeof handle.move === 'function') {
-      await handle.move(parent, name);
-    } else if (e.kind === 'file') {
-      const bytes = await (await e.handle.getFile()).arrayBuffer();
-      const w = await (await parent.getFileHandle(name, { create: true })).createWritable();
-      await w.write(bytes);
-      await w.close();
-      await /** @type {FileSystemDirectoryHandle} */ (e.parent).removeEntry(e.name);
-    } else return PP.FAILED;
+      try {
+        await handle.move(parent, name);
+        return PP.OK;
+      } catch {
+        // Chrome moves files but not directories: copy those.
+      }
+    }
+    await copy(e.handle, parent, name);
+    await /** @type {FileSystemDirectoryHandle} */ (e.parent).removeEntry(e.name, { recursive: true });
     return PP.OK;
   },
   'ref-query': async ({ ref }) => {
