@@ -11,7 +11,8 @@
 //!   `{cmd, args}` dictionaries; the module answers each on a worker thread of its own,
 //!   and the page logs its success line in `#log`. The page is then loaded again in the
 //!   same browser profile: the file is still there, with its 16 bytes, and its directory
-//!   lists it. Networking (`getaddrinfo`) refuses cleanly.
+//!   lists it. Networking refuses cleanly: `getaddrinfo` fails, and `connect` says
+//!   "socket() failed: Permission denied." (no TCPSocket interface).
 //! - iguana_small: the same grant (10 GB), then "finished DidCreate iguana" and a line
 //!   starting "iguana start." in `#log`.
 //! - glbench: `#statusField` "SUCCESS", and the console shows the module's lines "Init has
@@ -62,7 +63,7 @@ if (el && el.lastError) return {log: text, error: el.lastError};
 const t = window.pnaclTest ??= {step: 0, at: performance.now()};
 for (const id of ['fopenFilename', 'fopenMode', 'fwriteHandle', 'fwriteData', 'freadHandle', 'freadBytes',
     'fseekHandle', 'fseekOffset', 'fseekWhence', 'fcloseHandle', 'statFilename', 'mkdirDirname', 'mkdirMode',
-    'opendirDirname', 'readdirHandle', 'getaddrinfoName', 'getaddrinfoFamily']) {
+    'opendirDirname', 'readdirHandle', 'getaddrinfoName', 'getaddrinfoFamily', 'connectHost', 'connectPort']) {
   if (!document.getElementById(id)) {
     const i = document.createElement('input');
     i.id = id;
@@ -106,7 +107,8 @@ const FIRST_LOAD: &str = r#"[
  ["set({freadHandle: handle(file), freadBytes: '100'}); fread();", "Read \"hello from pnacl\" from file /persistent/pnacl_web_files/hello.txt."],
  ["set({fcloseHandle: handle(file)}); fclose();", "File /persistent/pnacl_web_files/hello.txt closed successfully."],
  ["set({statFilename: file}); stat();", "File /persistent/pnacl_web_files/hello.txt has size 16."],
- ["set({getaddrinfoName: 'example.com', getaddrinfoFamily: 'AF_INET'}); getaddrinfo();", "Error: \"getaddrinfo\" failed"]
+ ["set({getaddrinfoName: 'example.com', getaddrinfoFamily: 'AF_INET'}); getaddrinfo();", "Error: \"getaddrinfo\" failed"],
+ ["set({connectHost: '127.0.0.1', connectPort: '9'}); connect();", "Error: \"connect\" failed"]
 ]"#;
 
 /// The second load, in the same profile: what the first wrote is still there.
