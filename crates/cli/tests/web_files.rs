@@ -22,7 +22,8 @@
 //!   OpenGLES2) and the module goes on.
 //!
 //! - A probe module of our own (`tests/data/web_files_probe.c`, built with `pnacl cc`): each
-//!   call gives what the PPAPI headers say, bad arguments included ([`PROBE_EXPECTED`]).
+//!   call gives what the PPAPI headers say, bad arguments included ([`PROBE_EXPECTED`]),
+//!   and a string var made on the main thread reads the same on a worker thread.
 //!
 //! No page throws but where listed (the page's own errors, as in Chrome), no module
 //! crashes but where listed in [`KNOWN_CRASHES`], nothing connects beyond 127.0.0.1 (the
@@ -383,13 +384,14 @@ fn file_interfaces_follow_the_headers() {
     assert!(p.error.is_none(), "{}: {:?} (the page: {:?})", p.url, p.error, p.value);
     let v = p.value.clone().expect("a value");
     assert_eq!(v["error"], "", "probe: {v}");
-    let messages: Vec<String> = v["messages"]
+    let mut messages: Vec<String> = v["messages"]
         .as_array()
         .expect("messages")
         .iter()
         .map(|m| m.as_str().unwrap_or_default().to_string())
         .collect();
-    assert_eq!(messages.len(), 6, "probe: {messages:#?}");
+    assert_eq!(messages.len(), 7, "probe: {messages:#?}");
+    assert_eq!(messages.remove(0), "made on the main thread", "a string var made on the main thread, read on another");
     assert_eq!((messages[0].as_str(), messages[1].as_str()), ("/probe", "/"), "GetPath, then the root's GetName");
     let mut names = [messages[2].as_str(), messages[3].as_str()];
     names.sort_unstable();

@@ -62,6 +62,7 @@ static const struct PPB_FileIO *io;
 static PP_Instance instance;
 static PP_Resource fs;
 static char report[8192];
+static struct PP_Var made_on_main; /* a string var the worker thread reads */
 
 static void line(const char *name, long long value) {
   size_t n = strlen(report);
@@ -96,6 +97,7 @@ static void *worker(void *arg) {
   (void)arg;
   char buf[64];
   struct PP_FileInfo info;
+  post(text(made_on_main, buf, sizeof buf)); /* "made on the main thread" */
   line("ref_relative", ref->create(fs, "relative"));
   line("ref_dotdot", ref->create(fs, "/a/../b"));
   line("ref_bad_pointer", ref->create(fs, (const char *)16));
@@ -192,6 +194,7 @@ static void opened(void *user, int32_t result) {
 static PP_Bool did_create(PP_Instance inst, uint32_t argc, const char *argn[], const char *argv[]) {
   (void)argc, (void)argn, (void)argv;
   instance = inst;
+  made_on_main = var->from_utf8("made on the main thread", 23);
   line("fs_external", fsys->create(inst, 1));
   fs = fsys->create(inst, 2);
   line("fs_is", fsys->is(fs));
