@@ -30,7 +30,17 @@
 //! requests that supernet_api's page makes itself to NXT nodes do not resolve).
 
 use pnacl_testutil::browser::{Scripted, Served, Session, run_scripted};
+use std::sync::Mutex;
 use std::time::Duration;
+
+/// One browser at a time: the tests of this file would otherwise start four chromiums at
+/// once on the machine's cores.
+static BROWSER: Mutex<()> = Mutex::new(());
+
+/// Holds [`BROWSER`] (a test that failed while holding it leaves it usable).
+fn one_browser() -> std::sync::MutexGuard<'static, ()> {
+    BROWSER.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 /// Module crashes that are known and why: each must still happen (remove the entry when
 /// it is fixed).
@@ -191,6 +201,7 @@ fn check_common(session: &Session, app: &str, offsite_allowed: &[&str]) {
 
 #[test]
 fn supernet_api_files_persist_across_page_loads() {
+    let _browser = one_browser();
     let web = pnacl_testutil::browser::web_corpus();
     let server = Served::web(&web.join("supernet_api"));
     let page = |steps: &str| Scripted {
@@ -215,6 +226,7 @@ fn supernet_api_files_persist_across_page_loads() {
 
 #[test]
 fn iguana_small_starts_with_its_files() {
+    let _browser = one_browser();
     let web = pnacl_testutil::browser::web_corpus();
     let server = Served::web(&web.join("iguana_small"));
     let pages = [Scripted { url: format!("{}iguana/index.html", server.url), until: IGUANA.into(), screenshot: None }];
@@ -233,6 +245,7 @@ fn iguana_small_starts_with_its_files() {
 
 #[test]
 fn glbench_mounts_html5fs() {
+    let _browser = one_browser();
     let web = pnacl_testutil::browser::web_corpus();
     let server = Served::web(&web.join("glbench"));
     let pages = [Scripted {
@@ -360,6 +373,7 @@ const PROBE_EXPECTED: &[(&str, Option<i64>)] = &[
 /// blocking on the main thread, a callback on a thread without a message loop.
 #[test]
 fn file_interfaces_follow_the_headers() {
+    let _browser = one_browser();
     let site = tempfile::tempdir().expect("temporary directory");
     let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/web_files_probe.c");
     let out = pnacl_testutil::pnacl_command()
