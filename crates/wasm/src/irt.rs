@@ -198,6 +198,37 @@ const ALL: &[HostFunction] = &[
     f!("ppb_input_event_get_type", W, [W]),
     f!("ppb_input_event_get_time_stamp", D, [W]),
     f!("ppb_input_event_get_modifiers", W, [W]),
+    // PPB_FileSystem;1.0 (js/web/files.mjs)
+    f!("ppb_file_system_create", W, [W, W]),
+    f!("ppb_file_system_is_file_system", W, [W]),
+    f!("ppb_file_system_open", W, [W, L, W]),
+    f!("ppb_file_system_get_type", W, [W]),
+    // PPB_FileRef;1.0, 1.1 (MakeDirectory with a PP_Bool) and 1.2 (with flags)
+    f!("ppb_file_ref_create", W, [W, W]),
+    f!("ppb_file_ref_is_file_ref", W, [W]),
+    f!("ppb_file_ref_get_file_system_type", W, [W]),
+    f!("ppb_file_ref_get_name", V, [W, W]),
+    f!("ppb_file_ref_get_path", V, [W, W]),
+    f!("ppb_file_ref_get_parent", W, [W]),
+    f!("ppb_file_ref_make_directory_1_1", W, [W, W, W]),
+    f!("ppb_file_ref_make_directory", W, [W, W, W]),
+    f!("ppb_file_ref_touch", W, [W, D, D, W]),
+    f!("ppb_file_ref_delete", W, [W, W]),
+    f!("ppb_file_ref_rename", W, [W, W, W]),
+    f!("ppb_file_ref_query", W, [W, W, W]),
+    f!("ppb_file_ref_read_directory_entries", W, [W, W, W]),
+    // PPB_FileIO;1.0 and 1.1
+    f!("ppb_file_io_create", W, [W]),
+    f!("ppb_file_io_is_file_io", W, [W]),
+    f!("ppb_file_io_open", W, [W, W, W, W]),
+    f!("ppb_file_io_query", W, [W, W, W]),
+    f!("ppb_file_io_touch", W, [W, D, D, W]),
+    f!("ppb_file_io_read", W, [W, L, W, W, W]),
+    f!("ppb_file_io_write", W, [W, L, W, W, W]),
+    f!("ppb_file_io_set_length", W, [W, L, W]),
+    f!("ppb_file_io_flush", W, [W, W]),
+    f!("ppb_file_io_close", V, [W]),
+    f!("ppb_file_io_read_to_array", W, [W, L, W, W, W]),
 ];
 
 /// The interface name only browser (PPAPI) programs ask for.

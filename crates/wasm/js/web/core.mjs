@@ -31,11 +31,13 @@ export function nextResource(p) {
 export function addRefResource(p, id) {
   const r = p.resources.get(id);
   if (r) r.refs++;
+  else p.foreignRef(id, 1);
 }
 
 /** @param {import('./ppapi.mjs').Ppapi} p @param {number} id */
 export function releaseResource(p, id) {
   const r = p.resources.get(id);
+  if (!r) p.foreignRef(id, -1);
   if (r && --r.refs <= 0) {
     p.resources.delete(id);
     r.free?.();

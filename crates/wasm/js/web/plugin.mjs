@@ -14,6 +14,8 @@ import { MailboxWriter, encode, mailbox } from './channel.mjs';
 import { Surface } from './surface.mjs';
 import { translatePexe } from './translate.mjs';
 import { metadata } from '../meta.mjs';
+import { SERVER_NAME, answer } from './fileserver.mjs';
+import { VarStore } from './sharedvars.mjs';
 
 let instances = 0;
 
@@ -59,6 +61,14 @@ export class Plugin {
     this.resized = null;
     /** The view the module was last told about. */
     this.view = '';
+    /** @type {Worker | null} the instance's file server (fileserver.mjs), once asked for */
+    this.fileServer = null;
+    /** @type {WebAssembly.Memory | null} */
+    this.memory = null;
+    /** @type {Set<SharedArrayBuffer>} the reply buffers of the threads that asked it */
+    this.replies = new Set();
+    /** The module's object vars, for its other threads. */
+    this.sharedVars = new VarStore(() => Atomics.load(new Int32Array(this.box, 0, 4), 3));
     this.surface = new Surface(el, (g, func, user) => this.writer.send(encode(['flushed', g, func, user])));
     const plugin = this;
     Object.defineProperties(el, {
@@ -228,6 +238,12 @@ export class Plugin {
       case 'flush':
         this.surface.flush(m);
         break;
+      case 'files':
+        this.files(m.request, m.reply);
+        break;
+      case 'var-publish': case 'var-drop': case 'var-fetch':
+        this.sharedVars.handle(m, answer);
+        break;
       case 'work':
         setTimeout(() => this.writer.send(encode(['work', m.func, m.user, m.result])), m.delay);
         break;
@@ -236,10 +252,41 @@ export class Plugin {
     }
   }
 
+  /**
+   * Passes a file request of the module's threads to the instance's file server, which
+   * answers in `reply` (started on the first request; if it cannot start, every request
+   * fails with `PP_ERROR_FAILED`).
+   * @param {any} request @param {SharedArrayBuffer | undefined} reply
+   */
+  files(request, reply) {
+    if (!this.fileServer) {
+      if (request?.op === 'ref') return;
+      const server = new Worker(new URL('./fileserver.mjs', import.meta.url), { type: 'module', name: SERVER_NAME });
+      server.onerror = (e) => {
+        e.preventDefault();
+        console.error(`pnacl: ${this.name}: the file server failed: ${e.message}`);
+        this.fileServer = null;
+        for (const r of this.replies) if (Atomics.load(new Int32Array(r, 0, 1), 0) === 0) answer(r, -2, null);
+      };
+      server.postMessage({ op: 'attach', memory: this.memory, mailbox: this.box });
+      this.fileServer = server;
+    }
+    // A thread has one request out at a time, so each thread's buffer is kept once.
+    if (reply) this.replies.add(reply);
+    try {
+      this.fileServer.postMessage({ request, reply });
+    } catch (e) {
+      console.error(`pnacl: ${this.name}: a file request could not be passed on: ${e}`);
+      if (reply) answer(reply, -2, null);
+    }
+  }
+
   /** @param {number} status  the module's exit status (134 after a trap) */
   ended(status) {
     this.state = 'ended';
     this.stop?.();
+    this.fileServer?.terminate();
+    this.fileServer = null;
     this.exitStatus = status;
     if (!this.loaded) return this.fail(`the module ended before it loaded (status ${status})`);
     this.lastError = 'NaCl module crashed';
@@ -249,6 +296,8 @@ export class Plugin {
 
   /** Ends the module (its element left the page). */
   destroy() {
+    this.fileServer?.terminate();
+    this.fileServer = null;
     this.stop?.();
     this.stop = null;
   }

@@ -19,6 +19,8 @@ import { irtValue } from '../irt/query.mjs';
 import * as core from './core.mjs';
 import * as instance from './instance.mjs';
 import * as graphics from './graphics.mjs';
+import * as files from './files.mjs';
+import { SharedVars } from './sharedvars.mjs';
 
 /**
  * What the page gives a module's threads.
@@ -60,6 +62,12 @@ const INTERFACES = new Map([
   ['PPB_Graphics2D;1.0', graphics.GRAPHICS_2D_1_1.slice(0, 7)],
   ['PPB_Graphics2D;1.1', graphics.GRAPHICS_2D_1_1],
   ['PPB_ImageData;1.0', graphics.IMAGE_DATA_1_0],
+  ['PPB_FileSystem;1.0', files.FILE_SYSTEM_1_0],
+  ['PPB_FileRef;1.0', files.FILE_REF_1_0],
+  ['PPB_FileRef;1.1', files.FILE_REF_1_1],
+  ['PPB_FileRef;1.2', files.FILE_REF_1_2],
+  ['PPB_FileIO;1.0', files.FILE_IO_1_1.slice(0, 10)],
+  ['PPB_FileIO;1.1', files.FILE_IO_1_1],
   ['PPB_InputEvent;1.0', ['ppb_input_event_request_input_events', 'ppb_input_event_request_filtering_input_events',
     'ppb_input_event_clear_input_event_request', 'ppb_input_event_is_input_event', 'ppb_input_event_get_type',
     'ppb_input_event_get_time_stamp', 'ppb_input_event_get_modifiers']],
@@ -83,6 +91,7 @@ export class Ppapi {
     this.post = (/** @type {any} */ m) => post({ type: 'ppapi', ...m });
     this.heap = new HostHeap(ctx);
     this.vars = new Vars(ctx, this.heap, data.mailbox);
+    this.vars.shared = new SharedVars(this.post);
     /** @type {Map<string, number>} interface tables made so far */
     this.tables = new Map();
     /** @type {Map<number, {refs: number, kind: string, [k: string]: any}>} */
@@ -91,6 +100,8 @@ export class Ppapi {
     /** `PPP_Instance` and `PPP_Messaging`, once known. */
     this.pppInstance = 0;
     this.pppMessaging = 0;
+    /** A reference count change for a resource this thread does not hold (a file's). */
+    this.foreignRef = (/** @type {number} */ id, /** @type {number} */ delta) => files.foreignRef(this, id, delta);
   }
 
   /**
@@ -291,5 +302,6 @@ export function functions(ctx, data, main, post) {
     ...core.functions(p),
     ...instance.functions(p),
     ...graphics.functions(p),
+    ...files.functions(p),
   };
 }

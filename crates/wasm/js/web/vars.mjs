@@ -7,8 +7,8 @@
 // reference counts (`AddRef`/`Release`); a var returned to the module carries one
 // reference for it, a var it passes in stays its own. An ArrayBuffer's bytes live in
 // guest memory from its creation, so `Map` returns them without a copy. Ids are unique
-// across the module's threads, but each Worker keeps its own table: an object made on
-// one thread is not known to another (a listed limit).
+// across the module's threads; each Worker keeps its own table, and an object made on
+// one thread reaches another through the page (sharedvars.mjs).
 
 import { VAR, nextId } from './channel.mjs';
 
@@ -25,6 +25,7 @@ import { VAR, nextId } from './channel.mjs';
  * @property {number} [len]  their length
  * @property {Var[]} [items]  an array's elements (each holding a reference)
  * @property {Map<string, Var>} [map]  a dictionary's entries (each holding a reference)
+ * @property {boolean} [adopted]  a copy of another thread's object (its elements hold no reference here)
  */
 
 export const UNDEFINED = Object.freeze({ t: VAR.UNDEFINED, v: 0 });
@@ -43,6 +44,8 @@ export class Vars {
     this.ids = ids;
     /** @type {Map<number, Entry>} */
     this.table = new Map();
+    /** @type {import('./sharedvars.mjs').SharedVars | null} where objects are published for the other threads */
+    this.shared = null;
   }
 
   /**
@@ -86,7 +89,34 @@ export class Vars {
    */
   entry(v, t) {
     if (!OBJECTS.has(v.t) || (t !== undefined && v.t !== t)) return undefined;
-    return this.table.get(v.v);
+    return this.table.get(v.v) ?? this.adopt(v);
+  }
+
+  /**
+   * A copy of an object made on another thread, kept under its id (or undefined).
+   * @param {Var} v
+   */
+  adopt(v) {
+    const rec = this.shared?.fetch(v.v);
+    if (!rec || rec.t !== v.t) return undefined;
+    const item = (/** @type {[number, any]} */ [t, x]) => ({ t, v: x });
+    /** @type {Entry} */
+    const e = { t: rec.t, refs: 1, adopted: true };
+    if (rec.s !== undefined) e.s = rec.s;
+    else if (rec.items) e.items = rec.items.map(item);
+    else if (rec.map) e.map = new Map(rec.map.map(([k, i]) => [k, item(i)]));
+    else {
+      e.ptr = rec.ptr;
+      e.len = rec.len;
+    }
+    this.table.set(v.v, e);
+    return e;
+  }
+
+  /** Publishes object `id` again after a change. */
+  changed(/** @type {number} */ id) {
+    const e = this.table.get(id);
+    if (e && !e.adopted) this.shared?.publish(id, e);
   }
 
   /**
@@ -97,6 +127,7 @@ export class Vars {
   make(e) {
     const id = nextId(this.ids);
     this.table.set(id, e);
+    this.shared?.publish(id, e);
     return { t: e.t, v: id };
   }
 
@@ -112,6 +143,8 @@ export class Vars {
     const e = this.entry(v);
     if (!e || --e.refs > 0) return;
     this.table.delete(v.v);
+    if (e.adopted) return;
+    this.shared?.drop(v.v);
     if (e.ptr !== undefined) this.heap.release(e.ptr);
     for (const item of e.items ?? []) this.release(item);
     for (const item of e.map?.values() ?? []) this.release(item);
@@ -260,6 +293,7 @@ export class Vars {
         const old = items[index >>> 0];
         items[index >>> 0] = this.addRef(this.read(value));
         this.release(old);
+        this.changed(this.read(p).v);
         return 1;
       },
       ppb_var_array_get_length: (/** @type {number} */ p) => this.entry(this.read(p), VAR.ARRAY)?.items?.length ?? 0,
@@ -268,6 +302,7 @@ export class Vars {
         if (!items || n >>> 0 > 0x3fffffff) return 0;
         while (items.length > n >>> 0) this.release(/** @type {Var} */ (items.pop()));
         while (items.length < n >>> 0) items.push(UNDEFINED);
+        this.changed(this.read(p).v);
         return 1;
       },
       // VarDictionary
@@ -284,6 +319,7 @@ export class Vars {
         const old = map.get(k);
         map.set(k, this.addRef(this.read(value)));
         if (old) this.release(old);
+        this.changed(this.read(p).v);
         return 1;
       },
       ppb_var_dictionary_delete: (/** @type {number} */ p, /** @type {number} */ key) => {
@@ -293,6 +329,7 @@ export class Vars {
         if (old && k !== undefined) {
           map?.delete(k);
           this.release(old);
+          this.changed(this.read(p).v);
         }
       },
       ppb_var_dictionary_has_key: (/** @type {number} */ p, /** @type {number} */ key) => {
