@@ -137,8 +137,10 @@ fn calls_through_bad_function_values_trap() {
 }
 
 /// A call through a function's address with more arguments than the function declares
-/// drops the extra ones when the result type is the same (PNaCl's `_start` calls `main`
-/// so); every other mismatch traps, whether the callee is known when translating (its own
+/// drops the extra ones (PNaCl's `_start` calls `main` so); a result the call wants and the
+/// function lacks is zero, one the function has and the call does not want is dropped
+/// (real pexes call `void` thread functions through `void *(*)(void *)`: iguana_small);
+/// every other mismatch traps, whether the callee is known when translating (its own
 /// address) or only when running (a computed value).
 #[test]
 fn calls_with_extra_arguments_drop_them_and_other_mismatches_trap() {
@@ -160,11 +162,22 @@ fn calls_with_extra_arguments_drop_them_and_other_mismatches_trap() {
         case.check(dir.path(), &format!("extra_{callee}"), |row| {
             Val::i32(u32::from_le_bytes(row[0].as_bytes()[..4].try_into().unwrap()).wrapping_add(1))
         });
+        // The result dropped: 4 * %p0, after the call.
+        let body = format!(
+            "  %b0:\n    {address}\n    call void {callee}(i32 %p0, i32 %p1);\n    %v1 = add i32 %p0, %p0;\n    \
+             %v2 = add i32 %v1, %v1;\n    ret i32 %v2;"
+        );
+        let rows = [5u32, 7].map(|x| vec![Val::i32(x), Val::i32(0), Val::i64(9)]).to_vec();
+        let case =
+            Case::new(&[Ty::I32, Ty::I32, Ty::I64], Ty::I32, &[], &body).inputs(rows).functions(vec![inc.clone()]);
+        case.check(dir.path(), &format!("dropped_{callee}"), |row| {
+            Val::i32(u32::from_le_bytes(row[0].as_bytes()[..4].try_into().unwrap()).wrapping_mul(4))
+        });
         for (i, call) in [
             "%v1 = call i32 CALLEE();\n    %v2 = add i32 %v1, %v1;",
             "%v1 = call i32 CALLEE(i64 %p2, i32 %p0);\n    %v2 = add i32 %v1, %v1;",
             "%v1 = call float CALLEE(i32 %p0, i32 %p1);\n    %v2 = fptosi float %v1 to i32;",
-            "call void CALLEE(i32 %p0, i32 %p1);\n    %v1 = add i32 %p0, %p0;\n    %v2 = add i32 %v1, %v1;",
+            "%v1 = call i64 CALLEE(i32 %p0, i32 %p1);\n    %v2 = trunc i64 %v1 to i32;",
         ]
         .into_iter()
         .enumerate()
@@ -175,6 +188,30 @@ fn calls_with_extra_arguments_drop_them_and_other_mismatches_trap() {
             let out = run(&case, dir.path(), &format!("mismatch{i}_{}", callee.trim_start_matches(['@', '%'])), &[]);
             assert_trap(&out, "indirect call signature mismatch", "@f0");
         }
+    }
+}
+
+/// A `void` function called as returning a value gives the call zero (with extra arguments
+/// dropped too), whether its address is known when translating or only when running.
+#[test]
+fn calls_of_void_functions_for_a_value_get_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    // @f2 stores its argument in the scratch global, so the call is seen to happen.
+    let store = Function::helper(
+        "void",
+        &["i32"],
+        "  function void @f2(i32 %p0) {\n    blocks 1;\n  %b0:\n    store i32 %p0, i32* @g7, align 1;\n    ret void;\n  }",
+    );
+    let computed = "%v0 = add i32 @f2, %p1;";
+    let own = "%v0 = add i32 %p1, %p1;";
+    for (address, callee) in [(computed, "%v0"), (own, "@f2")] {
+        let body = format!(
+            "  %b0:\n    {address}\n    %v1 = call i32 {callee}(i32 %p0, i32 %p1);\n    \
+             %v2 = load i32* @g7, align 1;\n    %v3 = add i32 %v1, %v2;\n    ret i32 %v3;"
+        );
+        let rows = [5u32, 0xffff_fff0].map(|x| vec![Val::i32(x), Val::i32(0)]).to_vec();
+        let case = Case::new(&[Ty::I32, Ty::I32], Ty::I32, &[], &body).inputs(rows).functions(vec![store.clone()]);
+        case.check(dir.path(), &format!("void_{}", callee.trim_start_matches(['@', '%'])), |row| row[0]);
     }
 }
 

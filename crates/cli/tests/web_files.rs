@@ -44,13 +44,7 @@ fn one_browser() -> std::sync::MutexGuard<'static, ()> {
 
 /// Module crashes that are known and why: each must still happen (remove the entry when
 /// it is fixed).
-const KNOWN_CRASHES: &[(&str, &str, &str)] = &[(
-    "iguana_small",
-    "pnacl: trap: indirect call signature mismatch in function @f530",
-    "iguana starts threads (through f526, its thread wrapper) with start routines f113 and f186, which are \
-     `void (void *)` functions; the thread entry f530 calls them as `void *(void *)`. Native code ignores the \
-     mismatch; WebAssembly's call_indirect traps on it (a translator matter, not PPAPI's)",
-)];
+const KNOWN_CRASHES: &[(&str, &str, &str)] = &[];
 
 /// Uncaught exceptions that are the pages' own (Chrome threw them too).
 const PAGE_ERRORS: &[(&str, &str)] = &[

@@ -320,7 +320,7 @@ fn helper(env: &Env<'_>, h: Helper, segs: &[(u32, &[u8])]) -> Function {
 }
 
 /// The adapter for indirect calls of type `t`: calls the entry with the call's signature,
-/// or with the longest prefix of its arguments that the entry's signature has.
+/// or with a compatible one (see `module::compatible`).
 fn adapter(env: &Env<'_>, t: &FuncType) -> Function {
     let (params, results) = t;
     let n = params.len() as u32;
@@ -329,17 +329,30 @@ fn adapter(env: &Env<'_>, t: &FuncType) -> Function {
     let mut s = f.instructions();
     s.local_get(n).i32_const(16).i32_sub().i32_const(4).i32_rotr().local_tee(idx);
     s.call_indirect(1, env.type_of(&(Vec::new(), vec![ValType::I32]))).local_set(sid);
-    for k in (0..=params.len()).rev() {
-        let sub = (params[..k].to_vec(), results.clone());
-        if k < params.len() && !env.getters.contains(&sub) {
-            continue;
-        }
-        let ty = env.type_of(&sub);
+    // The call's own signature first, then the compatible ones, longest parameter list
+    // first (see module::compatible).
+    let mut candidates: Vec<&FuncType> =
+        env.getters.iter().filter(|g| *g != t && crate::module::compatible(t, g)).collect();
+    candidates.sort_by_key(|g| std::cmp::Reverse(g.0.len()));
+    for sub in std::iter::once(t).chain(candidates) {
+        let Some(ty) = env.type_ids_get(sub) else { continue };
         s.local_get(sid).i32_const(ty as i32).i32_eq().if_(BlockType::Empty);
-        for a in 0..k as u32 {
+        for a in 0..sub.0.len() as u32 {
             s.local_get(a);
         }
-        s.local_get(idx).call_indirect(0, ty).return_().end();
+        s.local_get(idx).call_indirect(0, ty);
+        if results.is_empty() && !sub.1.is_empty() {
+            s.drop();
+        } else if !results.is_empty() && sub.1.is_empty() {
+            match results[0] {
+                ValType::I64 => s.i64_const(0),
+                ValType::F32 => s.f32_const(0.0.into()),
+                ValType::F64 => s.f64_const(0.0.into()),
+                ValType::V128 => s.v128_const(0),
+                _ => s.i32_const(0),
+            };
+        }
+        s.return_().end();
     }
     s.call(env.helper(Helper::TrapSignature)).unreachable().end();
     f

@@ -28,9 +28,10 @@
 //! guest value is `(index + 1) * 16`, the same number as under `pnacl run` (16-aligned,
 //! never 0). An indirect call turns the value back into an index with `(v - 16) rotr 4`
 //! (any other value lands past the table: "indirect call to a non-function") and uses
-//! `call_indirect`, whose signature check wasm does. PNaCl's rule that a call may pass
-//! more arguments than the callee declares is kept by adapters: a call site whose
-//! signature has a proper prefix that some table entry has calls a generated adapter,
+//! `call_indirect`, whose signature check wasm does. `pnacl run`'s rule for compatible
+//! signatures (more arguments than the callee declares; a result the callee lacks, which
+//! is zero, or one the call does not want, which is dropped) is kept by adapters: a call
+//! site with a compatible signature that some table entry has calls a generated adapter,
 //! which reads the entry's signature from a second table of getters and calls it with the
 //! arguments it declares. A call through a function's own address is decided at
 //! translation time.

@@ -281,13 +281,8 @@ impl<'m> Env<'m> {
             t.sort();
             t
         };
-        let need: Vec<FuncType> = sites
-            .iter()
-            .filter(|(params, results)| {
-                (0..params.len()).any(|n| table.contains(&(params[..n].to_vec(), results.clone())))
-            })
-            .cloned()
-            .collect();
+        let need: Vec<FuncType> =
+            sites.iter().filter(|site| table.iter().any(|t| t != *site && compatible(site, t))).cloned().collect();
         if !need.is_empty() {
             next_adapter += getters.len() as u32;
         }
@@ -324,6 +319,11 @@ impl<'m> Env<'m> {
     /// The type index of a function type the module uses.
     pub fn type_of(&self, t: &FuncType) -> u32 {
         self.type_ids[t]
+    }
+
+    /// The type index of a function type, if the module uses it.
+    pub(crate) fn type_ids_get(&self, t: &FuncType) -> Option<u32> {
+        self.type_ids.get(t).copied()
     }
 
     /// The adapter for indirect calls of this signature, if they need one.
@@ -392,4 +392,24 @@ pub fn helper_type(h: Helper) -> FuncType {
         Helper::ThreadEntry => (vec![I32], Vec::new()),
         _ => (Vec::new(), Vec::new()),
     }
+}
+
+/// Whether a function of type `entry` may be called through a call site of type `site`:
+/// its parameters begin the site's (the others are dropped), and its result is the site's,
+/// or none where the site wants one (the site gets zero), or a scalar where the site wants
+/// none (dropped). PNaCl's rule as `pnacl run` applies it.
+pub(crate) fn compatible(site: &FuncType, entry: &FuncType) -> bool {
+    site.0.starts_with(&entry.0)
+        && (site.1 == entry.1
+            || (entry.1.is_empty() && site.1.len() == 1)
+            || (site.1.is_empty()
+                && matches!(entry.1[..], [ValType::I32 | ValType::I64 | ValType::F32 | ValType::F64])))
+}
+
+/// [`compatible`]'s rule for results: a call that wants `want` of a function returning
+/// `has`.
+pub(crate) fn results_compatible(want: Ty, has: Ty) -> bool {
+    want == has
+        || (has == Ty::Void && want != Ty::Void)
+        || (want == Ty::Void && matches!(has, Ty::I32 | Ty::I64 | Ty::Float | Ty::Double))
 }

@@ -73,12 +73,14 @@ impl Translator<'_, '_, '_> {
 
     /// An indirect call of `callee` as a function of type `ret (types of args)`.
     ///
-    /// The callee's table entry must hold that signature, or one whose parameters are a
-    /// prefix of the arguments with the same result: such a function is called with the
-    /// arguments it declares and the others are dropped, as native PNaCl did (its `_start`
-    /// calls `main` with three arguments whatever `main` declares). Any other mismatch
-    /// traps. The signature compared is the runtime's, from the table; the guest value only
-    /// selects an entry.
+    /// The callee's table entry must hold that signature, or a compatible one: parameters
+    /// that are a prefix of the arguments (the others are dropped, as native PNaCl did: its
+    /// `_start` calls `main` with three arguments whatever `main` declares), and the same
+    /// result, or no result where the call wants one (the call gets zero; natively it got
+    /// whatever the return register held: real pexes call `void` thread functions through
+    /// `void *(*)(void *)`), or a scalar result where the call wants none (dropped). Any
+    /// other mismatch traps. The signature compared is the runtime's, from the table; the
+    /// guest value only selects an entry.
     pub(super) fn indirect_call(
         &mut self,
         callee: ValueId,
@@ -98,10 +100,14 @@ impl Translator<'_, '_, '_> {
         let entry = self.table_entry(callee);
         let sig = self.b.ins().load(I32, trusted(), entry, abi::ENTRY_SIG);
         let same = self.b.ins().icmp_imm_s(IntCC::Equal, sig, i64::from(sig_id));
-        // The signatures a function called with extra arguments may have, longest first.
-        let shorter: Vec<(usize, u32)> =
-            (0..params.len()).rev().filter_map(|n| Some((n, self.env.sigs.id(ret, &params[..n])?))).collect();
-        if shorter.is_empty() {
+        // The compatible signatures a table entry may have, longest parameter list first.
+        let others: Vec<(usize, Ty, u32)> = (0..=params.len())
+            .rev()
+            .flat_map(|n| compatible_results(ret).into_iter().map(move |r| (n, r)))
+            .filter(|&(n, r)| (n, r) != (params.len(), ret))
+            .filter_map(|(n, r)| Some((n, r, self.env.sigs.id(r, &params[..n])?)))
+            .collect();
+        if others.is_empty() {
             self.b.ins().trapz(same, TrapKind::BadSignature.code());
             return self.call_entry(entry, ret, &params, args);
         }
@@ -114,13 +120,18 @@ impl Translator<'_, '_, '_> {
         self.b.switch_to_block(exact);
         let r = self.call_entry(entry, ret, &params, args)?;
         self.jump_with(join, r);
-        for (n, id) in shorter {
+        for (n, callee_ret, id) in others {
             self.b.switch_to_block(check);
             let (call, next) = (self.b.create_block(), self.b.create_block());
             let same = self.b.ins().icmp_imm_s(IntCC::Equal, sig, i64::from(id));
             self.b.ins().brif(same, call, &[], next, &[]);
             self.b.switch_to_block(call);
-            let r = self.call_entry(entry, ret, &params[..n], &args[..n])?;
+            let r = self.call_entry(entry, callee_ret, &params[..n], &args[..n])?;
+            let r = match (ret, callee_ret) {
+                (Ty::Void, _) => None,
+                (_, Ty::Void) => Some(self.zero(clif_type(ret))),
+                _ => r,
+            };
             self.jump_with(join, r);
             check = next;
         }
@@ -140,9 +151,14 @@ impl Translator<'_, '_, '_> {
         args: &[ValueId],
     ) -> Result<Option<Value>, String> {
         let sig = self.env.m.signature(f);
-        if sig.ret == ret && params.starts_with(&sig.params) {
+        if compatible_results(ret).contains(&sig.ret) && params.starts_with(&sig.params) {
             let declared = sig.params.len();
-            return self.direct_call(f, &args[..declared]);
+            let r = self.direct_call(f, &args[..declared])?;
+            return Ok(match (ret, sig.ret) {
+                (Ty::Void, _) => None,
+                (_, Ty::Void) => Some(self.zero(clif_type(ret))),
+                _ => r,
+            });
         }
         self.trap(TrapKind::BadSignature);
         // The block goes on in the bitcode; its code is unreachable.
@@ -191,5 +207,14 @@ impl Translator<'_, '_, '_> {
             Some(v) => self.b.ins().jump(block, &[BlockArg::Value(v)]),
             None => self.b.ins().jump(block, &[]),
         };
+    }
+}
+
+/// The results a callee may have when a call wants `ret`: `ret` itself, none (the call
+/// gets zero) where `ret` is one, and any scalar (dropped) where `ret` is none.
+pub(crate) fn compatible_results(ret: Ty) -> Vec<Ty> {
+    match ret {
+        Ty::Void => vec![Ty::Void, Ty::I32, Ty::I64, Ty::Float, Ty::Double],
+        _ => vec![ret, Ty::Void],
     }
 }

@@ -3,9 +3,11 @@
 //! A function value `v` designates table index `(v - 16) rotr 4`: a value that is not 16
 //! times (an index plus one) becomes an index past the table, and `call_indirect` traps
 //! ("indirect call to a non-function"); wasm checks the entry's signature against the call
-//! site's. A call site whose signature has a proper prefix (same result) that some table
-//! entry has goes through an adapter instead, which reads the entry's signature from the
-//! signature table and calls it with the arguments it declares, as `pnacl run` does.
+//! site's. A call site with a compatible signature that some table entry has (a prefix of
+//! its parameters; the same result, none where it wants one, or one where it wants none)
+//! goes through an adapter instead, which reads the entry's signature from the signature
+//! table, calls it with the arguments it declares and gives the call zero for a missing
+//! result or drops an unwanted one, as `pnacl run` does.
 
 use super::Func;
 use crate::error::Refusal;
@@ -45,10 +47,11 @@ impl Func<'_, '_> {
             let sig = m.signature(f);
             let ret = indirect_ret.unwrap_or(sig.ret);
             let matches = args.len() >= sig.params.len()
-                && ret == sig.ret
+                && crate::module::results_compatible(ret, sig.ret)
                 && (0..sig.params.len()).all(|k| self.ty(arg(k)) == sig.params[k]);
             if !matches {
-                // PNaCl's rule, as pnacl run applies it: only extra arguments are allowed.
+                // PNaCl's rule, as pnacl run applies it: extra arguments, and a result
+                // missing (zero) or unwanted (dropped), are allowed; nothing else.
                 let trap = self.env.helper(Helper::TrapSignature);
                 self.sink().call(trap);
                 if ret != Ty::Void {
@@ -61,6 +64,11 @@ impl Func<'_, '_> {
             }
             let index = self.env.function_index(f);
             self.sink().call(index);
+            if ret == Ty::Void && sig.ret != Ty::Void {
+                self.sink().drop();
+            } else if ret != Ty::Void && sig.ret == Ty::Void {
+                self.zero(ret);
+            }
             return Ok(());
         }
         let ret = indirect_ret.unwrap_or(Ty::Void);
