@@ -75,6 +75,10 @@ pub struct Args {
     /// X.pexe.wasm.
     #[arg(long, conflicts_with = "polyfill")]
     pub in_browser: bool,
+    /// Translate with `pnacl wasm --checked`: accesses to the null page (below 64 KiB)
+    /// trap, as under `pnacl run`, at some cost in speed.
+    #[arg(long, conflicts_with_all = ["polyfill", "in_browser"])]
+    pub checked: bool,
     /// Write only the polyfill, with the in-browser translator, into this folder (its
     /// `.pnacl/` and `pnacl-sw.js`), for pages that include it by hand.
     #[arg(long, value_name = "DIR")]
@@ -101,7 +105,7 @@ fn web(args: &Args) -> Result<i32, Failure> {
     let name = output::input_name(site);
     let root = Root::open(site).map_err(|e| Failure::input(&name, e))?;
     match &args.output {
-        Some(out) => write_site(site, out, args.in_browser),
+        Some(out) => write_site(site, out, args.in_browser, args.checked),
         None => serve(args, &root),
     }
 }
@@ -118,7 +122,7 @@ fn write_polyfill(dir: &Path) -> Result<i32, Failure> {
 }
 
 fn serve(args: &Args, root: &Root) -> Result<i32, Failure> {
-    let hooks = Site { translations: Mutex::new(HashMap::new()), in_browser: args.in_browser };
+    let hooks = Site { translations: Mutex::new(HashMap::new()), in_browser: args.in_browser, checked: args.checked };
     crate::serve::serve_root(root, &hooks, args.port, args.log)
 }
 
@@ -131,6 +135,8 @@ struct Site {
     translations: Mutex<HashMap<blake3::Hash, Translation>>,
     /// The pages translate their pexes themselves.
     in_browser: bool,
+    /// Translations trap on the null page.
+    checked: bool,
 }
 
 /// Whether a file name is a page's.
@@ -183,8 +189,8 @@ fn inject(page: &[u8], tag: &str) -> Vec<u8> {
 }
 
 /// Translates a pexe's bytes, with the message of a refusal.
-fn translate(rel: &str, bytes: Vec<u8>) -> Result<Vec<u8>, String> {
-    crate::wasm::translate_bytes(Path::new(rel), bytes, false).map_err(|f| f.diagnostic.message)
+fn translate(rel: &str, bytes: Vec<u8>, checked: bool) -> Result<Vec<u8>, String> {
+    crate::wasm::translate_bytes(Path::new(rel), bytes, checked).map_err(|f| f.diagnostic.message)
 }
 
 impl Site {
@@ -200,7 +206,7 @@ impl Site {
             return Some(Arc::clone(t));
         }
         // Two requests for one new pexe may both translate it; the results are equal.
-        let made = Arc::new(translate(pexe_rel, bytes));
+        let made = Arc::new(translate(pexe_rel, bytes, self.checked));
         self.translations.lock().ok()?.insert(key, Arc::clone(&made));
         Some(made)
     }
@@ -253,7 +259,7 @@ const HEADERS_FILE: &str = "/*\n  Cross-Origin-Opener-Policy: same-origin\n  Cro
                             \n/*.wasm\n  Content-Type: application/wasm\n";
 
 /// `-o`: the site with the polyfill and the translations, written all at once.
-fn write_site(site: &Path, out: &Path, in_browser: bool) -> Result<i32, Failure> {
+fn write_site(site: &Path, out: &Path, in_browser: bool, checked: bool) -> Result<i32, Failure> {
     let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     let mut stack = vec![String::new()];
     while let Some(dir_rel) = stack.pop() {
@@ -286,7 +292,7 @@ fn write_site(site: &Path, out: &Path, in_browser: bool) -> Result<i32, Failure>
                 continue;
             }
             if !in_browser && file_name.to_ascii_lowercase().ends_with(".pexe") {
-                let wasm = crate::wasm::translate_bytes(&path, bytes.clone(), false)?;
+                let wasm = crate::wasm::translate_bytes(&path, bytes.clone(), checked)?;
                 files.push((out.join(format!("{rel}.wasm")), wasm));
             }
             files.push((out.join(&rel), bytes));
