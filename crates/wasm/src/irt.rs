@@ -190,7 +190,7 @@ const ALL: &[HostFunction] = &[
     f!("ppb_image_data_describe", W, [W, W]),
     f!("ppb_image_data_map", W, [W]),
     f!("ppb_image_data_unmap", V, [W]),
-    // PPB_InputEvent;1.0 (requests are accepted; no event is delivered yet)
+    // PPB_InputEvent;1.0
     f!("ppb_input_event_request_input_events", W, [W, W]),
     f!("ppb_input_event_request_filtering_input_events", W, [W, W]),
     f!("ppb_input_event_clear_input_event_request", V, [W, W]),
@@ -198,6 +198,34 @@ const ALL: &[HostFunction] = &[
     f!("ppb_input_event_get_type", W, [W]),
     f!("ppb_input_event_get_time_stamp", D, [W]),
     f!("ppb_input_event_get_modifiers", W, [W]),
+    // PPB_MouseInputEvent;1.0 and 1.1
+    f!("ppb_mouse_input_event_create_1_0", W, [W, W, D, W, W, W, W]),
+    f!("ppb_mouse_input_event_create", W, [W, W, D, W, W, W, W, W]),
+    f!("ppb_mouse_input_event_is_mouse_input_event", W, [W]),
+    f!("ppb_mouse_input_event_get_button", W, [W]),
+    f!("ppb_mouse_input_event_get_position", V, [W, W]),
+    f!("ppb_mouse_input_event_get_click_count", W, [W]),
+    f!("ppb_mouse_input_event_get_movement", V, [W, W]),
+    // PPB_WheelInputEvent;1.0
+    f!("ppb_wheel_input_event_create", W, [W, D, W, W, W, W]),
+    f!("ppb_wheel_input_event_is_wheel_input_event", W, [W]),
+    f!("ppb_wheel_input_event_get_delta", V, [W, W]),
+    f!("ppb_wheel_input_event_get_ticks", V, [W, W]),
+    f!("ppb_wheel_input_event_get_scroll_by_page", W, [W]),
+    // PPB_KeyboardInputEvent;1.0 and 1.2
+    f!("ppb_keyboard_input_event_create_1_0", W, [W, W, D, W, W, W]),
+    f!("ppb_keyboard_input_event_create", W, [W, W, D, W, W, W, W]),
+    f!("ppb_keyboard_input_event_is_keyboard_input_event", W, [W]),
+    f!("ppb_keyboard_input_event_get_key_code", W, [W]),
+    f!("ppb_keyboard_input_event_get_character_text", V, [W, W]),
+    f!("ppb_keyboard_input_event_get_code", V, [W, W]),
+    // PPB_TouchInputEvent;1.0
+    f!("ppb_touch_input_event_create", W, [W, W, D, W]),
+    f!("ppb_touch_input_event_add_touch_point", V, [W, W, W]),
+    f!("ppb_touch_input_event_is_touch_input_event", W, [W]),
+    f!("ppb_touch_input_event_get_touch_count", W, [W, W]),
+    f!("ppb_touch_input_event_get_touch_by_index", V, [W, W, W, W]),
+    f!("ppb_touch_input_event_get_touch_by_id", V, [W, W, W, W]),
 ];
 
 /// The interface name only browser (PPAPI) programs ask for.

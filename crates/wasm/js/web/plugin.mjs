@@ -11,6 +11,7 @@ import { load } from '../browser.mjs';
 import { Supervisor } from '../supervisor.mjs';
 import { MailboxWriter, encode, mailbox } from './channel.mjs';
 import { Surface } from './surface.mjs';
+import { PageInput } from './events.mjs';
 
 let instances = 0;
 
@@ -39,6 +40,8 @@ export class Plugin {
     this.resized = null;
     /** The view the module was last told about. */
     this.view = '';
+    this.input = new PageInput((r) => this.writer.send(r), () => this.loaded && this.stop !== null);
+    this.input.attach(el);
     this.surface = new Surface(el, (g, func, user) => this.writer.send(encode(['flushed', g, func, user])));
     const plugin = this;
     Object.defineProperties(el, {
@@ -156,8 +159,17 @@ export class Plugin {
       this.writer.send(encode(['view', ...rect]));
     });
     this.resized.observe(this.el);
-    this.el.addEventListener('focus', () => this.writer.send(encode(['focus', true])));
-    this.el.addEventListener('blur', () => this.writer.send(encode(['focus', false])));
+    this.focusable(this.el);
+  }
+
+  /**
+   * Tells the module when `target` (the element, or the canvas in its place) gains or
+   * loses the focus.
+   * @param {HTMLElement} target
+   */
+  focusable(target) {
+    target.addEventListener('focus', () => this.writer.send(encode(['focus', true])));
+    target.addEventListener('blur', () => this.writer.send(encode(['focus', false])));
   }
 
   /**
@@ -186,7 +198,14 @@ export class Plugin {
       }
       case 'bind':
         this.surface.bind(m.graphics);
-        if (this.surface.canvas) this.resized?.observe(this.surface.canvas);
+        if (this.surface.canvas) {
+          this.resized?.observe(this.surface.canvas);
+          this.input.attach(this.surface.canvas);
+          this.focusable(this.surface.canvas);
+        }
+        break;
+      case 'input-classes':
+        this.input.classes(m);
         break;
       case 'flush':
         this.surface.flush(m);

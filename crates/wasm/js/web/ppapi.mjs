@@ -19,6 +19,7 @@ import { irtValue } from '../irt/query.mjs';
 import * as core from './core.mjs';
 import * as instance from './instance.mjs';
 import * as graphics from './graphics.mjs';
+import * as input from './input.mjs';
 
 /**
  * What the page gives a module's threads.
@@ -60,9 +61,13 @@ const INTERFACES = new Map([
   ['PPB_Graphics2D;1.0', graphics.GRAPHICS_2D_1_1.slice(0, 7)],
   ['PPB_Graphics2D;1.1', graphics.GRAPHICS_2D_1_1],
   ['PPB_ImageData;1.0', graphics.IMAGE_DATA_1_0],
-  ['PPB_InputEvent;1.0', ['ppb_input_event_request_input_events', 'ppb_input_event_request_filtering_input_events',
-    'ppb_input_event_clear_input_event_request', 'ppb_input_event_is_input_event', 'ppb_input_event_get_type',
-    'ppb_input_event_get_time_stamp', 'ppb_input_event_get_modifiers']],
+  ['PPB_InputEvent;1.0', input.INPUT_EVENT_1_0],
+  ['PPB_MouseInputEvent;1.0', input.MOUSE_1_0],
+  ['PPB_MouseInputEvent;1.1', input.MOUSE_1_1],
+  ['PPB_WheelInputEvent;1.0', input.WHEEL_1_0],
+  ['PPB_KeyboardInputEvent;1.0', input.KEYBOARD_1_0],
+  ['PPB_KeyboardInputEvent;1.2', input.KEYBOARD_1_2],
+  ['PPB_TouchInputEvent;1.0', input.TOUCH_1_0],
 ]);
 
 /**
@@ -91,6 +96,8 @@ export class Ppapi {
     /** `PPP_Instance` and `PPP_Messaging`, once known. */
     this.pppInstance = 0;
     this.pppMessaging = 0;
+    /** `PPP_InputEvent`, once known. */
+    this.pppInputEvent = 0;
   }
 
   /**
@@ -204,6 +211,7 @@ export class Ppapi {
       || this.moduleInterface(getInterface, 'PPP_Instance;1.0');
     if (!this.pppInstance) return failed('the module has no PPP_Instance interface');
     this.pppMessaging = this.moduleInterface(getInterface, 'PPP_Messaging;1.0');
+    this.pppInputEvent = this.moduleInterface(getInterface, 'PPP_InputEvent;0.1');
     const inst = this.data.instance;
     const attrs = this.data.attrs;
     const created = this.withStrings(attrs.flatMap(([k, v]) => [k, v]), (addrs) => this.withStack(attrs.length * 8, (arrays) => {
@@ -252,6 +260,9 @@ export class Ppapi {
       case 'view':
         this.changeView(args);
         break;
+      case 'input':
+        input.deliver(this, args);
+        break;
       case 'flushed':
         graphics.flushed(this, args[0], args[1], args[2]);
         break;
@@ -291,5 +302,6 @@ export function functions(ctx, data, main, post) {
     ...core.functions(p),
     ...instance.functions(p),
     ...graphics.functions(p),
+    ...input.functions(p),
   };
 }
