@@ -37,8 +37,10 @@ pub const HOST_FILES: &[(&str, &str)] = &[
     ("web/instance.mjs", include_str!("../js/web/instance.mjs")),
     ("web/plugin.mjs", include_str!("../js/web/plugin.mjs")),
     ("web/ppapi.mjs", include_str!("../js/web/ppapi.mjs")),
+    ("web/sockets.mjs", include_str!("../js/web/sockets.mjs")),
     ("web/surface.mjs", include_str!("../js/web/surface.mjs")),
     ("web/vars.mjs", include_str!("../js/web/vars.mjs")),
+    ("web/websocket.mjs", include_str!("../js/web/websocket.mjs")),
 ];
 
 /// The embed polyfill's entry, `pnacl-embed.js`, beside the host's files: `pnacl web`

@@ -226,6 +226,21 @@ const ALL: &[HostFunction] = &[
     f!("ppb_touch_input_event_get_touch_count", W, [W, W]),
     f!("ppb_touch_input_event_get_touch_by_index", V, [W, W, W, W]),
     f!("ppb_touch_input_event_get_touch_by_id", V, [W, W, W, W]),
+    // PPB_WebSocket;1.0
+    f!("ppb_websocket_create", W, [W]),
+    f!("ppb_websocket_is_websocket", W, [W]),
+    f!("ppb_websocket_connect", W, [W, W, W, W, W]),
+    f!("ppb_websocket_close", W, [W, W, W, W]),
+    f!("ppb_websocket_receive_message", W, [W, W, W]),
+    f!("ppb_websocket_send_message", W, [W, W]),
+    f!("ppb_websocket_get_buffered_amount", L, [W]),
+    f!("ppb_websocket_get_close_code", W, [W]),
+    f!("ppb_websocket_get_close_reason", V, [W, W]),
+    f!("ppb_websocket_get_close_was_clean", W, [W]),
+    f!("ppb_websocket_get_extensions", V, [W, W]),
+    f!("ppb_websocket_get_protocol", V, [W, W]),
+    f!("ppb_websocket_get_ready_state", W, [W]),
+    f!("ppb_websocket_get_url", V, [W, W]),
 ];
 
 /// The interface name only browser (PPAPI) programs ask for.

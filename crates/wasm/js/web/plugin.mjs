@@ -12,6 +12,7 @@ import { Supervisor } from '../supervisor.mjs';
 import { MailboxWriter, encode, mailbox } from './channel.mjs';
 import { Surface } from './surface.mjs';
 import { PageInput } from './events.mjs';
+import { PageSockets } from './sockets.mjs';
 
 let instances = 0;
 
@@ -42,6 +43,7 @@ export class Plugin {
     this.view = '';
     this.input = new PageInput((r) => this.writer.send(r), () => this.loaded && this.stop !== null);
     this.input.attach(el);
+    this.sockets = new PageSockets((r) => this.writer.send(r));
     this.surface = new Surface(el, (g, func, user) => this.writer.send(encode(['flushed', g, func, user])));
     const plugin = this;
     Object.defineProperties(el, {
@@ -206,6 +208,9 @@ export class Plugin {
         break;
       case 'input-classes':
         this.input.classes(m);
+        break;
+      case 'websocket':
+        this.sockets.handle(m);
         break;
       case 'flush':
         this.surface.flush(m);

@@ -20,6 +20,7 @@ import * as core from './core.mjs';
 import * as instance from './instance.mjs';
 import * as graphics from './graphics.mjs';
 import * as input from './input.mjs';
+import * as websocket from './websocket.mjs';
 
 /**
  * What the page gives a module's threads.
@@ -68,6 +69,7 @@ const INTERFACES = new Map([
   ['PPB_KeyboardInputEvent;1.0', input.KEYBOARD_1_0],
   ['PPB_KeyboardInputEvent;1.2', input.KEYBOARD_1_2],
   ['PPB_TouchInputEvent;1.0', input.TOUCH_1_0],
+  ['PPB_WebSocket;1.0', websocket.WEBSOCKET_1_0],
 ]);
 
 /**
@@ -263,6 +265,9 @@ export class Ppapi {
       case 'input':
         input.deliver(this, args);
         break;
+      case 'websocket':
+        websocket.received(this, args);
+        break;
       case 'flushed':
         graphics.flushed(this, args[0], args[1], args[2]);
         break;
@@ -303,5 +308,6 @@ export function functions(ctx, data, main, post) {
     ...instance.functions(p),
     ...graphics.functions(p),
     ...input.functions(p),
+    ...websocket.functions(p),
   };
 }

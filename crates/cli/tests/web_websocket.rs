@@ -1,0 +1,125 @@
+//! PPB_WebSocket in a real browser (Debian's headless chromium, driven by selenium)
+//! through `pnacl web --serve`, on pnacl_compress's own page (`../shared/corpus/web`,
+//! WEB.tsv rows hello_tutorial_compress and hello_tutorial_decompress): four modules load
+//! and `#statusField` shows "SUCCESS"; one second later the page posts
+//! "happyk_st.js.lzo" 50 times to the decompress module, which asks for it over
+//! `ws://localhost:8081/prj2/websocket/a` and LZO-decompresses the binary reply.
+//!
+//! - Without a server there: each request gets "happyk_st.js.lzo:ERROR:" back; no crash.
+//! - With the test's WebSocket server (`data/web/ws_server.py`) there, answering each
+//!   request with an LZO1X file the test makes: each gets "happyk_st.js.lzo:OK:" and the
+//!   file's text.
+//!
+//! No page throws; nothing connects beyond 127.0.0.1 (localhost is 127.0.0.1).
+
+use pnacl_testutil::browser::{Scripted, Served, run_scripted};
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// The port the decompress module's URL names.
+const PORT: u16 = 8081;
+
+/// Collects the decompress module's messages until 50 have come.
+const WATCH: &str = r"
+const status = document.getElementById('statusField').textContent;
+if (!window.got) {
+  window.got = [];
+  document.getElementById('listenerDecompress').addEventListener('message', (e) => window.got.push(String(e.data)), true);
+}
+const el = document.getElementById('hello_tutorial_decompress');
+if (el && el.lastError) return {status, error: el.lastError, got: window.got};
+if (window.got.length >= 50) return {status, error: '', got: window.got};
+if (performance.now() > 60000) return {status, error: `${window.got.length} answers after 60 s`, got: window.got};
+return null;
+";
+
+fn run(web: &Path) -> (serde_json::Value, pnacl_testutil::browser::Session) {
+    let server = Served::web(&web.join("pnacl_compress"));
+    let pages = [Scripted { url: format!("{}index.html", server.url), until: WATCH.into(), screenshot: None }];
+    let session = run_scripted(&pages, 1, Duration::from_secs(90));
+    session.print(&["pnacl_compress"]);
+    let page = &session.pages[0];
+    assert!(page.error.is_none(), "{}: {:?} (the page: {:?})", page.url, page.error, page.value);
+    let v = page.value.clone().expect("a value");
+    assert_eq!(v["error"], "", "pnacl_compress: {v}");
+    assert_eq!(v["status"], "SUCCESS", "pnacl_compress: {v}");
+    let thrown: Vec<&String> = session
+        .console
+        .iter()
+        .filter(|l| l.contains("Uncaught") || l.contains("pnacl: ") && l.contains("ended"))
+        .collect();
+    assert!(thrown.is_empty(), "exceptions or module ends in the page: {thrown:#?}");
+    // localhost is 127.0.0.1 in the test's browser, so its WebSocket stays on the machine.
+    let offsite: Vec<String> = session
+        .offsite()
+        .into_iter()
+        .filter(|o| !o.ends_with(&format!(" requested ws://localhost:{PORT}/prj2/websocket/a")))
+        .collect();
+    assert!(offsite.is_empty(), "the browser went beyond 127.0.0.1: {offsite:#?}");
+    assert!(
+        session.connections.iter().all(|c| c.protocol != "TCP" || c.address.starts_with("127.0.0.1:")),
+        "a connection beyond 127.0.0.1"
+    );
+    server.stop();
+    (v, session)
+}
+
+#[test]
+fn without_a_server_each_request_fails_cleanly() {
+    let web = pnacl_testutil::browser::web_corpus();
+    let (v, _) = run(&web);
+    let got = v["got"].as_array().expect("answers");
+    assert!(got.iter().all(|m| m == "happyk_st.js.lzo:ERROR:"), "pnacl_compress: {v}");
+}
+
+/// The file the test's server sends: `text` as an LZO1X stream of one literal run (a
+/// byte 17 + length, the bytes, then the end marker 17, 0, 0: lzo1x_d.ch's
+/// first-literal-run and end-of-stream cases).
+fn lzo1x_literal(text: &[u8]) -> Vec<u8> {
+    assert!((4..=238).contains(&text.len()), "one literal run holds 4 to 238 bytes");
+    let mut out = vec![17 + text.len() as u8];
+    out.extend_from_slice(text);
+    out.extend_from_slice(&[17, 0, 0]);
+    out
+}
+
+#[test]
+fn with_a_server_each_request_is_answered() {
+    let web = pnacl_testutil::browser::web_corpus();
+    let text = "var happy = 'pnacl web decompressed this over a WebSocket';";
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let reply = dir.path().join("happyk_st.js.lzo");
+    std::fs::write(&reply, lzo1x_literal(text.as_bytes())).expect("write the reply");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/web/ws_server.py");
+    let child = Command::new("python3")
+        .arg(&script)
+        .arg(PORT.to_string())
+        .arg(&reply)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start the WebSocket server");
+    let mut child = Killed(child);
+    let mut out = BufReader::new(child.0.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    out.read_line(&mut line).expect("the server's first line");
+    assert_eq!(line.trim(), "listening", "the WebSocket server did not start on port {PORT}");
+    let (v, _) = run(&web);
+    drop(child);
+    let heard: Vec<String> = out.lines().map_while(Result::ok).collect();
+    eprintln!("the server heard {} messages, first {:?}", heard.len(), heard.first());
+    let got = v["got"].as_array().expect("answers");
+    let ok = format!("happyk_st.js.lzo:OK:{text}");
+    assert!(got.iter().all(|m| m == &ok), "pnacl_compress: {v}");
+}
+
+/// A child process killed when dropped (the test's WebSocket server).
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        self.0.kill().ok();
+        self.0.wait().ok();
+    }
+}
