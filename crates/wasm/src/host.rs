@@ -35,10 +35,13 @@ pub const HOST_FILES: &[(&str, &str)] = &[
     ("web/heap.mjs", include_str!("../js/web/heap.mjs")),
     ("web/input.mjs", include_str!("../js/web/input.mjs")),
     ("web/instance.mjs", include_str!("../js/web/instance.mjs")),
+    ("web/loaders.mjs", include_str!("../js/web/loaders.mjs")),
+    ("web/pagecall.mjs", include_str!("../js/web/pagecall.mjs")),
     ("web/plugin.mjs", include_str!("../js/web/plugin.mjs")),
     ("web/ppapi.mjs", include_str!("../js/web/ppapi.mjs")),
     ("web/sockets.mjs", include_str!("../js/web/sockets.mjs")),
     ("web/surface.mjs", include_str!("../js/web/surface.mjs")),
+    ("web/urlloader.mjs", include_str!("../js/web/urlloader.mjs")),
     ("web/vars.mjs", include_str!("../js/web/vars.mjs")),
     ("web/websocket.mjs", include_str!("../js/web/websocket.mjs")),
 ];

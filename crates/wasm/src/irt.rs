@@ -241,6 +241,27 @@ const ALL: &[HostFunction] = &[
     f!("ppb_websocket_get_protocol", V, [W, W]),
     f!("ppb_websocket_get_ready_state", W, [W]),
     f!("ppb_websocket_get_url", V, [W, W]),
+    // PPB_URLLoader;1.0
+    f!("ppb_url_loader_create", W, [W]),
+    f!("ppb_url_loader_is_url_loader", W, [W]),
+    f!("ppb_url_loader_open", W, [W, W, W]),
+    f!("ppb_url_loader_follow_redirect", W, [W, W]),
+    f!("ppb_url_loader_get_upload_progress", W, [W, W, W]),
+    f!("ppb_url_loader_get_download_progress", W, [W, W, W]),
+    f!("ppb_url_loader_get_response_info", W, [W]),
+    f!("ppb_url_loader_read_response_body", W, [W, W, W, W]),
+    f!("ppb_url_loader_finish_streaming_to_file", W, [W, W]),
+    f!("ppb_url_loader_close", V, [W]),
+    // PPB_URLRequestInfo;1.0
+    f!("ppb_url_request_info_create", W, [W]),
+    f!("ppb_url_request_info_is_url_request_info", W, [W]),
+    f!("ppb_url_request_info_set_property", W, [W, W, W]),
+    f!("ppb_url_request_info_append_data_to_body", W, [W, W, W]),
+    f!("ppb_url_request_info_append_file_to_body", W, [W, W, L, L, D]),
+    // PPB_URLResponseInfo;1.0
+    f!("ppb_url_response_info_is_url_response_info", W, [W]),
+    f!("ppb_url_response_info_get_property", V, [W, W, W]),
+    f!("ppb_url_response_info_get_body_as_file_ref", W, [W]),
 ];
 
 /// The interface name only browser (PPAPI) programs ask for.

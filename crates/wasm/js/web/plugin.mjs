@@ -13,6 +13,7 @@ import { MailboxWriter, encode, mailbox } from './channel.mjs';
 import { Surface } from './surface.mjs';
 import { PageInput } from './events.mjs';
 import { PageSockets } from './sockets.mjs';
+import { PageLoaders } from './loaders.mjs';
 
 let instances = 0;
 
@@ -44,6 +45,7 @@ export class Plugin {
     this.input = new PageInput((r) => this.writer.send(r), () => this.loaded && this.stop !== null);
     this.input.attach(el);
     this.sockets = new PageSockets((r) => this.writer.send(r));
+    this.loaders = new PageLoaders((r) => this.writer.send(r));
     this.surface = new Surface(el, (g, func, user) => this.writer.send(encode(['flushed', g, func, user])));
     const plugin = this;
     Object.defineProperties(el, {
@@ -211,6 +213,9 @@ export class Plugin {
         break;
       case 'websocket':
         this.sockets.handle(m);
+        break;
+      case 'url':
+        this.loaders.handle(m);
         break;
       case 'flush':
         this.surface.flush(m);

@@ -21,6 +21,7 @@ import * as instance from './instance.mjs';
 import * as graphics from './graphics.mjs';
 import * as input from './input.mjs';
 import * as websocket from './websocket.mjs';
+import * as urlloader from './urlloader.mjs';
 
 /**
  * What the page gives a module's threads.
@@ -70,6 +71,9 @@ const INTERFACES = new Map([
   ['PPB_KeyboardInputEvent;1.2', input.KEYBOARD_1_2],
   ['PPB_TouchInputEvent;1.0', input.TOUCH_1_0],
   ['PPB_WebSocket;1.0', websocket.WEBSOCKET_1_0],
+  ['PPB_URLLoader;1.0', urlloader.URL_LOADER_1_0],
+  ['PPB_URLRequestInfo;1.0', urlloader.URL_REQUEST_INFO_1_0],
+  ['PPB_URLResponseInfo;1.0', urlloader.URL_RESPONSE_INFO_1_0],
 ]);
 
 /**
@@ -268,6 +272,9 @@ export class Ppapi {
       case 'websocket':
         websocket.received(this, args);
         break;
+      case 'url':
+        urlloader.received(this, args);
+        break;
       case 'flushed':
         graphics.flushed(this, args[0], args[1], args[2]);
         break;
@@ -309,5 +316,6 @@ export function functions(ctx, data, main, post) {
     ...graphics.functions(p),
     ...input.functions(p),
     ...websocket.functions(p),
+    ...urlloader.functions(p),
   };
 }

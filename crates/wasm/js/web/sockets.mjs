@@ -3,7 +3,8 @@
 // that thread's reply mailbox, at once or, for a blocking call, when it completes; a
 // completion with a callback goes to the main thread's mailbox.
 
-import { MailboxWriter, encode } from './channel.mjs';
+import { encode } from './channel.mjs';
+import { PageReplies } from './pagecall.mjs';
 
 /** `pp_errors.h`. */
 const OK = 0, COMPLETIONPENDING = -1, FAILED = -2, ABORTED = -3, BADRESOURCE = -5, INPROGRESS = -11;
@@ -29,15 +30,14 @@ export class PageSockets {
   /** @param {(record: Uint8Array) => void} send  to the module's main thread */
   constructor(send) {
     this.send = send;
-    /** @type {Map<number, MailboxWriter>} each thread's reply mailbox */
-    this.threads = new Map();
+    this.replies = new PageReplies();
     /** @type {Map<number, Socket>} */
     this.sockets = new Map();
   }
 
   /** Answers a thread's call. @param {number} thread @param {...any} values */
   answer(thread, ...values) {
-    this.threads.get(thread)?.send(encode(values));
+    this.replies.answer(thread, ...values);
   }
 
   /**
@@ -73,10 +73,7 @@ export class PageSockets {
    * @param {Record<string, any>} m
    */
   handle(m) {
-    if (m.act === 'thread') {
-      this.threads.set(m.thread, new MailboxWriter(m.box));
-      return;
-    }
+    if (this.replies.register(m)) return;
     /** @type {Waiter} */
     const w = { thread: m.thread, main: m.main, func: m.func ?? 0, user: m.user ?? 0, out: m.out ?? 0 };
     const s = this.sockets.get(m.id);

@@ -14,8 +14,9 @@
 // callback on another thread's own message loop is refused with PP_ERROR_NOTSUPPORTED
 // (a listed limit).
 
-import { MailboxReader, VAR, decode, mailbox, nextId } from './channel.mjs';
+import { VAR } from './channel.mjs';
 import { PP, completionCallback } from './core.mjs';
+import { PageCaller } from './pagecall.mjs';
 
 /** `PPB_WebSocket;1.0`'s slots. */
 export const WEBSOCKET_1_0 = ['ppb_websocket_create', 'ppb_websocket_is_websocket', 'ppb_websocket_connect',
@@ -54,27 +55,8 @@ function toVar(p, m) {
 /** @param {import('./ppapi.mjs').Ppapi} p */
 export function functions(p) {
   const enc = new TextEncoder();
-  /** This thread's reply mailbox, made on its first call. */
-  let reader = /** @type {MailboxReader | null} */ (null);
-  let thread = 0;
-  /**
-   * Asks the page and waits for its answer.
-   * @param {Record<string, any>} m
-   * @returns {any[]}
-   */
-  const ask = (m) => {
-    if (!reader) {
-      const box = mailbox();
-      reader = new MailboxReader(box);
-      thread = nextId(p.data.mailbox);
-      p.post({ op: 'websocket', act: 'thread', thread, box });
-    }
-    p.post({ op: 'websocket', thread, main: p.main, ...m });
-    for (;;) {
-      const record = reader.take(Infinity);
-      if (record) return decode(record, (bytes) => ({ isVar: true, ...p.vars.arrayBuffer(bytes) }));
-    }
-  };
+  const caller = new PageCaller(p, 'websocket', (bytes) => ({ isVar: true, ...p.vars.arrayBuffer(bytes) }));
+  const ask = (/** @type {Record<string, any>} */ m) => caller.ask(m);
   /** A string var's text, or null. */
   const text = (/** @type {number} */ at) => {
     const v = p.vars.read(at);
