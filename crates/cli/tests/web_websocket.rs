@@ -21,6 +21,9 @@ use std::time::Duration;
 /// The port the decompress module's URL names.
 const PORT: u16 = 8081;
 
+/// The two tests take turns: the module of one must not reach the other's server.
+static PORT_IN_USE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Collects the decompress module's messages until 50 have come.
 const WATCH: &str = r"
 const status = document.getElementById('statusField').textContent;
@@ -68,6 +71,7 @@ fn run(web: &Path) -> (serde_json::Value, pnacl_testutil::browser::Session) {
 
 #[test]
 fn without_a_server_each_request_fails_cleanly() {
+    let _turn = PORT_IN_USE.lock().unwrap_or_else(|e| e.into_inner());
     let web = pnacl_testutil::browser::web_corpus();
     let (v, _) = run(&web);
     let got = v["got"].as_array().expect("answers");
@@ -87,6 +91,7 @@ fn lzo1x_literal(text: &[u8]) -> Vec<u8> {
 
 #[test]
 fn with_a_server_each_request_is_answered() {
+    let _turn = PORT_IN_USE.lock().unwrap_or_else(|e| e.into_inner());
     let web = pnacl_testutil::browser::web_corpus();
     let text = "var happy = 'pnacl web decompressed this over a WebSocket';";
     let dir = tempfile::tempdir().expect("temporary directory");
