@@ -10,6 +10,12 @@
 //!   request with an LZO1X file the test makes: each gets "happyk_st.js.lzo:OK:" and the
 //!   file's text.
 //!
+//! And the interface call by call: a small module (`data/web/websocket_api.c`, built here
+//! with `pnacl cc`) connects to the test's echo server with callbacks on the main thread,
+//! sends a text and a binary message and gets them back, closes with a code and a reason;
+//! each step's ready state, URL, close code, reason and cleanness, and the errors of bad
+//! calls, must be those `ppb_websocket.h` gives.
+//!
 //! No page throws; nothing connects beyond 127.0.0.1 (localhost is 127.0.0.1).
 
 use pnacl_testutil::browser::{Scripted, Served, run_scripted};
@@ -109,7 +115,7 @@ fn with_a_server_each_request_is_answered() {
     let mut out = BufReader::new(child.0.stdout.take().expect("stdout"));
     let mut line = String::new();
     out.read_line(&mut line).expect("the server's first line");
-    assert_eq!(line.trim(), "listening", "the WebSocket server did not start on port {PORT}");
+    assert_eq!(line.trim(), format!("listening {PORT}"), "the WebSocket server did not start on port {PORT}");
     let (v, _) = run(&web);
     drop(child);
     let heard: Vec<String> = out.lines().map_while(Result::ok).collect();
@@ -117,6 +123,92 @@ fn with_a_server_each_request_is_answered() {
     let got = v["got"].as_array().expect("answers");
     let ok = format!("happyk_st.js.lzo:OK:{text}");
     assert!(got.iter().all(|m| m == &ok), "pnacl_compress: {v}");
+}
+
+/// The API page: sends the module the server's URL once it is ready, and collects its lines.
+const API_WATCH: &str = r"
+const el = document.querySelector('embed');
+if (el && el.lastError) return {error: el.lastError, got: window.got};
+if (!window.got) {
+  window.got = [];
+  el.addEventListener('message', (e) => {
+    window.got.push(String(e.data));
+    if (e.data === 'ready') el.postMessage(`ws://127.0.0.1:${new URLSearchParams(location.search).get('port')}/echo`);
+  });
+}
+if (window.got.some((l) => l.startsWith('closed'))) return {error: '', got: window.got};
+if (performance.now() > 30000) return {error: 'no close after 30 s', got: window.got};
+return null;
+";
+
+#[test]
+fn the_interface_behaves_as_its_header_says() {
+    pnacl_testutil::browser::require();
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/web");
+    let out = pnacl_testutil::pnacl_command()
+        .args(["cc", "-O2", "-I"])
+        .arg(&data)
+        .arg(data.join("websocket_api.c"))
+        .arg("-o")
+        .arg(dir.path().join("api.pexe"))
+        .output()
+        .expect("run pnacl cc");
+    assert!(out.status.success(), "pnacl cc websocket_api.c failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::write(
+        dir.path().join("api.nmf"),
+        r#"{"program": {"portable": {"pnacl-translate": {"url": "api.pexe"}}}}"#,
+    )
+    .expect("write the manifest");
+    std::fs::write(
+        dir.path().join("index.html"),
+        "<!DOCTYPE html>\n<embed type=\"application/x-pnacl\" src=\"api.nmf\" width=\"0\" height=\"0\">\n",
+    )
+    .expect("write the page");
+    let child = Command::new("python3")
+        .arg(data.join("ws_server.py"))
+        .arg("0")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start the WebSocket server");
+    let mut child = Killed(child);
+    let mut out = BufReader::new(child.0.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    out.read_line(&mut line).expect("the server's first line");
+    let port = line.trim().strip_prefix("listening ").expect("the WebSocket server did not start").to_string();
+    let server = Served::web(dir.path());
+    let url = format!("{}index.html?port={port}", server.url);
+    let session =
+        run_scripted(&[Scripted { url, until: API_WATCH.into(), screenshot: None }], 1, Duration::from_secs(60));
+    session.print(&["websocket_api"]);
+    drop(child);
+    let page = &session.pages[0];
+    assert!(page.error.is_none(), "{}: {:?} (the page: {:?})", page.url, page.error, page.value);
+    let v = page.value.clone().expect("a value");
+    assert_eq!(v["error"], "", "websocket_api: {v}");
+    let got: Vec<&str> = v["got"].as_array().expect("lines").iter().filter_map(|l| l.as_str()).collect();
+    let echo = format!("ws://127.0.0.1:{port}/echo");
+    let expected = [
+        "ready".to_string(),
+        // PP_ERROR_BADARGUMENT (-4) for an http URL; PP_ERROR_FAILED (-2) to send before
+        // connecting; PP_ERROR_BADRESOURCE (-5) for a resource that is no socket.
+        "bad url=-4 send before connect=-2 bad resource=-5 is=1,0".to_string(),
+        // PP_OK_COMPLETIONPENDING, PP_WEBSOCKETREADYSTATE_CONNECTING.
+        "connect=-1 state=0".to_string(),
+        format!("open result=0 state=1 url={echo}"),
+        // A number is neither text nor binary: PP_ERROR_BADARGUMENT.
+        "sent 0 0 bad=-4 buffered<=8:1".to_string(),
+        "text:hello".to_string(),
+        "binary:3:7,8,9".to_string(),
+        // Code 999 is not allowed: PP_ERROR_NOACCESS (-7); then CLOSING.
+        "bad close code=-7".to_string(),
+        "close=-1 state=2".to_string(),
+        // Closed cleanly with the code and reason the server echoed; no more messages.
+        "closed result=0 code=1000 reason=bye clean=1 state=3 after=-2".to_string(),
+    ];
+    assert_eq!(got, expected, "websocket_api");
+    assert!(session.offsite().is_empty(), "the browser went beyond 127.0.0.1: {:#?}", session.offsite());
+    server.stop();
 }
 
 /// A child process killed when dropped (the test's WebSocket server).

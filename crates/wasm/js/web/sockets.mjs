@@ -78,7 +78,8 @@ export class PageSockets {
     const w = { thread: m.thread, main: m.main, func: m.func ?? 0, user: m.user ?? 0, out: m.out ?? 0 };
     const s = this.sockets.get(m.id);
     if (m.act === 'create') {
-      this.sockets.set(m.id, { ws: null, state: STATE.CONNECTING, url: '', protocol: '', extensions: '', code: 0,
+      // As Chrome's: INVALID until Connect.
+      this.sockets.set(m.id, { ws: null, state: STATE.INVALID, url: '', protocol: '', extensions: '', code: 0,
         reason: '', clean: false, messages: [], connecting: null, closing: null, receiving: null, late: 0 });
       this.answer(m.thread, OK);
       return;
@@ -117,7 +118,7 @@ export class PageSockets {
         break;
       case 'send': {
         const data = m.data ?? '';
-        if (s.state === STATE.CONNECTING) this.answer(m.thread, FAILED);
+        if (s.state === STATE.CONNECTING || s.state === STATE.INVALID) this.answer(m.thread, FAILED);
         else if (s.state === STATE.OPEN && s.ws) {
           s.ws.send(data);
           this.answer(m.thread, OK);
@@ -141,6 +142,7 @@ export class PageSockets {
       return;
     }
     s.url = m.url;
+    s.state = STATE.CONNECTING;
     s.connecting = w;
     pending();
     const closed = (/** @type {number} */ code, /** @type {string} */ reason, /** @type {boolean} */ clean) => {

@@ -1,9 +1,10 @@
 """A small WebSocket server (RFC 6455) for the web_websocket test, on 127.0.0.1:PORT.
 
-Usage: ws_server.py PORT [REPLY_FILE]. It prints "listening" once it listens, then one
+Usage: ws_server.py PORT [REPLY_FILE] (PORT 0: any free port). It prints "listening PORT"
+once it listens, then one
 line per message it gets ("PATH OPCODE LENGTH TEXT"). To each text or binary message it answers
 with the bytes of REPLY_FILE as one binary message (without REPLY_FILE, it echoes the
-message back). A close frame is answered with a close frame.
+message back). A close frame is answered with the same close frame (code and reason).
 """
 import base64
 import hashlib
@@ -61,7 +62,7 @@ class Handler(socketserver.StreamRequestHandler):
             data = bytes(b ^ mask[k % 4] for k, b in enumerate(self.rfile.read(n)))
             print(path, opcode, len(data), data[:60].decode("utf-8", "replace"), flush=True)
             if opcode == 8:
-                self.send(8, data[:2])
+                self.send(8, data)
                 return
             if opcode in (1, 2):
                 if REPLY is not None:
@@ -76,5 +77,5 @@ class Server(socketserver.ThreadingTCPServer):
 
 
 with Server(("127.0.0.1", int(sys.argv[1])), Handler) as server:
-    print("listening", flush=True)
+    print("listening", server.server_address[1], flush=True)
     server.serve_forever()
