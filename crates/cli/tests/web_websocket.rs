@@ -191,8 +191,9 @@ fn the_interface_behaves_as_its_header_says() {
     let expected = [
         "ready".to_string(),
         // PP_ERROR_BADARGUMENT (-4) for an http URL; PP_ERROR_FAILED (-2) to send before
-        // connecting; PP_ERROR_BADRESOURCE (-5) for a resource that is no socket.
-        "bad url=-4 send before connect=-2 bad resource=-5 is=1,0".to_string(),
+        // connecting; PP_ERROR_BADRESOURCE (-5) for a resource that is no socket;
+        // PP_ERROR_BADARGUMENT for a pointer outside the guest's memory.
+        "bad url=-4 send before connect=-2 bad resource=-5 bad pointer=-4 is=1,0".to_string(),
         // PP_OK_COMPLETIONPENDING, PP_WEBSOCKETREADYSTATE_CONNECTING.
         "connect=-1 state=0".to_string(),
         format!("open result=0 state=1 url={echo}"),

@@ -12,7 +12,7 @@
 // (a listed limit).
 
 import { VAR } from './channel.mjs';
-import { PP, releaseResource } from './core.mjs';
+import { PP, guarded, releaseResource } from './core.mjs';
 
 /** `PP_InputEvent_Class`. */
 export const CLASS = { MOUSE: 1, KEYBOARD: 2, WHEEL: 4, TOUCH: 8, IME: 16 };
@@ -139,7 +139,7 @@ export function functions(p) {
     /** @type {number} */ button, /** @type {number} */ position, /** @type {number} */ clicks,
     /** @type {number} */ movement) => p.resource('input-event', { cls: CLASS.MOUSE, type, time, modifiers, button,
     position: points(position), clicks, movement: points(movement) });
-  return {
+  const fns = {
     ppb_input_event_request_input_events: (/** @type {number} */ _i, /** @type {number} */ c) => request(c, false),
     ppb_input_event_request_filtering_input_events: (/** @type {number} */ _i, /** @type {number} */ c) => request(c, true),
     ppb_input_event_clear_input_event_request: (/** @type {number} */ _i, /** @type {number} */ c) => {
@@ -216,4 +216,6 @@ export function functions(p) {
       /** @type {number} */ list, /** @type {number} */ id) =>
       putTouch(out, event(r, CLASS.TOUCH)?.touches?.[list]?.find((t) => t[0] === id >>> 0)),
   };
+  guarded(fns, Object.keys(fns).filter((k) => !k.startsWith('ppb_input_event_')), 0);
+  return fns;
 }

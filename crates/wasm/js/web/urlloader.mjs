@@ -15,7 +15,7 @@
 // limit, as for WebSocket).
 
 import { VAR } from './channel.mjs';
-import { PP, completionCallback } from './core.mjs';
+import { PP, completionCallback, guarded } from './core.mjs';
 import { PageCaller } from './pagecall.mjs';
 import { concatBytes } from '../guest.mjs';
 
@@ -89,7 +89,7 @@ export function functions(p) {
     mem.dv.setBigInt64(totalAt, BigInt(total), true);
     return 1;
   };
-  return {
+  const fns = {
     ppb_url_loader_create: () => {
       const id = p.resource('url-loader', { free: () => ask({ act: 'close', id }) });
       ask({ act: 'create', id });
@@ -167,4 +167,10 @@ export function functions(p) {
     },
     ppb_url_response_info_get_body_as_file_ref: () => 0,
   };
+  guarded(fns, ['ppb_url_loader_open', 'ppb_url_loader_follow_redirect', 'ppb_url_loader_read_response_body'],
+    PP.ERROR_BADARGUMENT);
+  guarded(fns, ['ppb_url_loader_get_upload_progress', 'ppb_url_loader_get_download_progress',
+    'ppb_url_request_info_set_property', 'ppb_url_request_info_append_data_to_body',
+    'ppb_url_response_info_get_property'], 0);
+  return fns;
 }

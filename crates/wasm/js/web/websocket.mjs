@@ -15,7 +15,7 @@
 // (a listed limit).
 
 import { VAR } from './channel.mjs';
-import { PP, completionCallback } from './core.mjs';
+import { PP, completionCallback, guarded } from './core.mjs';
 import { PageCaller } from './pagecall.mjs';
 
 /** `PPB_WebSocket;1.0`'s slots. */
@@ -84,7 +84,7 @@ export function functions(p) {
     return result;
   };
   const query = (/** @type {string} */ act, /** @type {number} */ r) => ask({ act, id: r })[0];
-  return {
+  const fns = {
     ppb_websocket_create: () => {
       const id = p.resource('websocket', { free: () => ask({ act: 'release', id }) });
       ask({ act: 'create', id });
@@ -143,4 +143,9 @@ export function functions(p) {
     ppb_websocket_get_ready_state: (/** @type {number} */ r) => query('state', r) ?? -1,
     ppb_websocket_get_url: (/** @type {number} */ out, /** @type {number} */ r) => putString(out, query('url', r)),
   };
+  guarded(fns, ['ppb_websocket_connect', 'ppb_websocket_close', 'ppb_websocket_receive_message',
+    'ppb_websocket_send_message'], PP.ERROR_BADARGUMENT);
+  guarded(fns, ['ppb_websocket_get_close_reason', 'ppb_websocket_get_extensions', 'ppb_websocket_get_protocol',
+    'ppb_websocket_get_url'], 0);
+  return fns;
 }

@@ -138,7 +138,7 @@ static void on_open(void *user, int32_t result) {
 
 static void handle_message(PP_Instance instance, struct PP_Var message) {
   (void)instance;
-  char url[100], line[100];
+  char url[100], line[120];
   var_text(message, url, sizeof url);
   struct PP_Var bad = string_var("http://127.0.0.1/");
   PP_Resource other = ws_if->Create(the_instance);
@@ -146,8 +146,10 @@ static void handle_message(PP_Instance instance, struct PP_Var message) {
   var->Release(bad);
   int32_t r2 = ws_if->SendMessage(other, message);
   int32_t r3 = ws_if->SendMessage(12345, message);
-  snprintf(line, sizeof line, "bad url=%d send before connect=%d bad resource=%d is=%d,%d", (int)r1, (int)r2, (int)r3,
-           (int)ws_if->IsWebSocket(other), (int)ws_if->IsWebSocket(12345));
+  /* A pointer into the guest's unmapped first page. */
+  int32_t r4 = ws_if->ReceiveMessage(other, (struct PP_Var *)16, (struct PP_CompletionCallback){on_message, NULL, 0});
+  snprintf(line, sizeof line, "bad url=%d send before connect=%d bad resource=%d bad pointer=%d is=%d,%d", (int)r1,
+           (int)r2, (int)r3, (int)r4, (int)ws_if->IsWebSocket(other), (int)ws_if->IsWebSocket(12345));
   post(line);
   ws = ws_if->Create(the_instance);
   struct PP_Var u = string_var(url);
