@@ -63,8 +63,9 @@ def browser(job):
         "--disable-extensions",
         "--disable-features=Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider",
         "--metrics-recording-only",
-        # Nothing but 127.0.0.1 resolves: no request leaves the machine.
-        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+        # Nothing but 127.0.0.1 resolves (localhost is 127.0.0.1, as apps that talk to a
+        # local server expect): no request leaves the machine.
+        "--host-resolver-rules=MAP localhost 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
         "--proxy-server=direct://",
         f"--log-net-log={job['netlog']}",
         "--net-log-capture-mode=Default",

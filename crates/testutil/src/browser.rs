@@ -233,7 +233,9 @@ impl Session {
         }
         for r in &self.requests {
             let from_page = r.initiator.starts_with("http://127.0.0.1:");
-            let local = ["http://127.0.0.1:", "data:", "blob:", "about:"].iter().any(|p| r.url.starts_with(p));
+            let local = ["http://127.0.0.1:", "ws://127.0.0.1:", "data:", "blob:", "about:"]
+                .iter()
+                .any(|p| r.url.starts_with(p));
             if from_page && !local {
                 out.push(format!("{} requested {}", r.initiator, r.url));
             }

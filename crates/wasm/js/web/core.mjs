@@ -9,6 +9,7 @@
 
 import { nextId } from './channel.mjs';
 import { sleep } from '../guest.mjs';
+import { Errno } from '../errno.mjs';
 
 /** `pp_errors.h`. */
 export const PP = {
@@ -152,4 +153,26 @@ export function functions(p) {
       return PP.OK;
     },
   };
+}
+
+/**
+ * Wraps the PPB functions `names` of `fns` so that a bad guest pointer (an `Errno` from
+ * guest memory's checks) makes the call return `result` (`PP_ERROR_BADARGUMENT`, or 0 for
+ * one returning a resource or a `PP_Bool`, or nothing) instead of throwing, which would
+ * end the module's thread.
+ * @param {Record<string, Function>} fns @param {string[]} names @param {number} result
+ */
+export function guarded(fns, names, result) {
+  for (const name of names) {
+    const f = fns[name];
+    fns[name] = (/** @type {any[]} */ ...args) => {
+      try {
+        return f(...args);
+      } catch (e) {
+        if (e instanceof Errno) return result;
+        throw e;
+      }
+    };
+  }
+  return fns;
 }

@@ -1,11 +1,11 @@
 // The instance's interfaces: `PPB_Instance;1.0`, `PPB_Messaging` (1.0, 1.2),
-// `PPB_Console;1.0`, `PPB_View` (1.0, 1.1, 1.2) and `PPB_InputEvent;1.0`.
+// `PPB_Console;1.0` and `PPB_View` (1.0, 1.1, 1.2).
 //
 // `PostMessage` converts the var to a JavaScript value here and the page fires the
 // embed's `message` event with it; a console line goes to the page's console. A view is
 // the element's rectangle (CSS pixels, device scale 1) when the page last told the
 // module. `BindGraphics` takes a Graphics2D (graphics.mjs); the page then shows its
-// flushes on a canvas in place of the element. Input event requests are accepted; no event is delivered yet.
+// flushes on a canvas in place of the element.
 
 import { PP } from './core.mjs';
 
@@ -78,12 +78,5 @@ export function functions(p) {
       mem.dv.setBigInt64(at, 0n, true);
       return 1;
     },
-    ppb_input_event_request_input_events: () => PP.OK,
-    ppb_input_event_request_filtering_input_events: () => PP.OK,
-    ppb_input_event_clear_input_event_request: () => {},
-    ppb_input_event_is_input_event: () => 0,
-    ppb_input_event_get_type: () => -1,
-    ppb_input_event_get_time_stamp: () => 0,
-    ppb_input_event_get_modifiers: () => 0,
   };
 }

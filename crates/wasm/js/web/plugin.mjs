@@ -16,6 +16,9 @@ import { translatePexe } from './translate.mjs';
 import { metadata } from '../meta.mjs';
 import { SERVER_NAME, answer } from './fileserver.mjs';
 import { VarStore } from './sharedvars.mjs';
+import { PageInput } from './events.mjs';
+import { PageSockets } from './sockets.mjs';
+import { PageLoaders } from './loaders.mjs';
 
 let instances = 0;
 
@@ -63,12 +66,14 @@ export class Plugin {
     this.view = '';
     /** @type {Worker | null} the instance's file server (fileserver.mjs), once asked for */
     this.fileServer = null;
-    /** @type {WebAssembly.Memory | null} */
-    this.memory = null;
     /** @type {Set<SharedArrayBuffer>} the reply buffers of the threads that asked it */
     this.replies = new Set();
     /** The module's object vars, for its other threads. */
     this.sharedVars = new VarStore(() => Atomics.load(new Int32Array(this.box, 0, 4), 3));
+    this.input = new PageInput((r) => this.writer.send(r), () => this.loaded && this.stop !== null);
+    this.input.attach(el);
+    this.sockets = new PageSockets((r) => this.writer.send(r));
+    this.loaders = new PageLoaders((r) => this.writer.send(r));
     this.surface = new Surface(el, (g, func, user) => this.writer.send(encode(['flushed', g, func, user])));
     const plugin = this;
     Object.defineProperties(el, {
@@ -201,8 +206,17 @@ export class Plugin {
       this.writer.send(encode(['view', ...rect]));
     });
     this.resized.observe(this.el);
-    this.el.addEventListener('focus', () => this.writer.send(encode(['focus', true])));
-    this.el.addEventListener('blur', () => this.writer.send(encode(['focus', false])));
+    this.focusable(this.el);
+  }
+
+  /**
+   * Tells the module when `target` (the element, or the canvas in its place) gains or
+   * loses the focus.
+   * @param {HTMLElement} target
+   */
+  focusable(target) {
+    target.addEventListener('focus', () => this.writer.send(encode(['focus', true])));
+    target.addEventListener('blur', () => this.writer.send(encode(['focus', false])));
   }
 
   /**
@@ -233,7 +247,20 @@ export class Plugin {
       }
       case 'bind':
         this.surface.bind(m.graphics);
-        if (this.surface.canvas) this.resized?.observe(this.surface.canvas);
+        if (this.surface.canvas) {
+          this.resized?.observe(this.surface.canvas);
+          this.input.attach(this.surface.canvas);
+          this.focusable(this.surface.canvas);
+        }
+        break;
+      case 'input-classes':
+        this.input.classes(m);
+        break;
+      case 'websocket':
+        this.sockets.handle(m);
+        break;
+      case 'url':
+        this.loaders.handle(m);
         break;
       case 'flush':
         this.surface.flush(m);

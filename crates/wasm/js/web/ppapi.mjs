@@ -21,6 +21,9 @@ import * as instance from './instance.mjs';
 import * as graphics from './graphics.mjs';
 import * as files from './files.mjs';
 import { SharedVars } from './sharedvars.mjs';
+import * as input from './input.mjs';
+import * as websocket from './websocket.mjs';
+import * as urlloader from './urlloader.mjs';
 
 /**
  * What the page gives a module's threads.
@@ -68,9 +71,17 @@ const INTERFACES = new Map([
   ['PPB_FileRef;1.2', files.FILE_REF_1_2],
   ['PPB_FileIO;1.0', files.FILE_IO_1_1.slice(0, 10)],
   ['PPB_FileIO;1.1', files.FILE_IO_1_1],
-  ['PPB_InputEvent;1.0', ['ppb_input_event_request_input_events', 'ppb_input_event_request_filtering_input_events',
-    'ppb_input_event_clear_input_event_request', 'ppb_input_event_is_input_event', 'ppb_input_event_get_type',
-    'ppb_input_event_get_time_stamp', 'ppb_input_event_get_modifiers']],
+  ['PPB_InputEvent;1.0', input.INPUT_EVENT_1_0],
+  ['PPB_MouseInputEvent;1.0', input.MOUSE_1_0],
+  ['PPB_MouseInputEvent;1.1', input.MOUSE_1_1],
+  ['PPB_WheelInputEvent;1.0', input.WHEEL_1_0],
+  ['PPB_KeyboardInputEvent;1.0', input.KEYBOARD_1_0],
+  ['PPB_KeyboardInputEvent;1.2', input.KEYBOARD_1_2],
+  ['PPB_TouchInputEvent;1.0', input.TOUCH_1_0],
+  ['PPB_WebSocket;1.0', websocket.WEBSOCKET_1_0],
+  ['PPB_URLLoader;1.0', urlloader.URL_LOADER_1_0],
+  ['PPB_URLRequestInfo;1.0', urlloader.URL_REQUEST_INFO_1_0],
+  ['PPB_URLResponseInfo;1.0', urlloader.URL_RESPONSE_INFO_1_0],
 ]);
 
 /**
@@ -102,6 +113,8 @@ export class Ppapi {
     this.pppMessaging = 0;
     /** A reference count change for a resource this thread does not hold (a file's). */
     this.foreignRef = (/** @type {number} */ id, /** @type {number} */ delta) => files.foreignRef(this, id, delta);
+    /** `PPP_InputEvent`, once known. */
+    this.pppInputEvent = 0;
   }
 
   /**
@@ -215,6 +228,7 @@ export class Ppapi {
       || this.moduleInterface(getInterface, 'PPP_Instance;1.0');
     if (!this.pppInstance) return failed('the module has no PPP_Instance interface');
     this.pppMessaging = this.moduleInterface(getInterface, 'PPP_Messaging;1.0');
+    this.pppInputEvent = this.moduleInterface(getInterface, 'PPP_InputEvent;0.1');
     const inst = this.data.instance;
     const attrs = this.data.attrs;
     const created = this.withStrings(attrs.flatMap(([k, v]) => [k, v]), (addrs) => this.withStack(attrs.length * 8, (arrays) => {
@@ -263,6 +277,15 @@ export class Ppapi {
       case 'view':
         this.changeView(args);
         break;
+      case 'input':
+        input.deliver(this, args);
+        break;
+      case 'websocket':
+        websocket.received(this, args);
+        break;
+      case 'url':
+        urlloader.received(this, args);
+        break;
       case 'flushed':
         graphics.flushed(this, args[0], args[1], args[2]);
         break;
@@ -303,5 +326,8 @@ export function functions(ctx, data, main, post) {
     ...instance.functions(p),
     ...graphics.functions(p),
     ...files.functions(p),
+    ...input.functions(p),
+    ...websocket.functions(p),
+    ...urlloader.functions(p),
   };
 }

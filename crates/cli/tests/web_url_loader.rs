@@ -1,0 +1,158 @@
+//! PPB_URLLoader, PPB_URLRequestInfo and PPB_URLResponseInfo over `fetch`, in a real
+//! browser (Debian's headless chromium, driven by selenium) through `pnacl web --serve`,
+//! with every host but 127.0.0.1 unresolvable.
+//!
+//! - url_loader (`../shared/corpus/web/url_loader`, which has no page: the test makes one
+//!   in a temporary site, with the corpus's manifest and module copied beside it): the
+//!   module GETs https://test.shhnjk.com/secret.html cross-origin with credentials and,
+//!   had it got anything, would send it to https://attack.shhnjk.com/. With no network
+//!   it reports "URLLoaderHandler::ReportResult(Err)" on its stdout and nothing else
+//!   happens: no crash, no uncaught exception, the attack URL is never requested, and
+//!   the only request beyond 127.0.0.1 is the refused secret.html.
+//! - A small module (`data/web/url_fetch.c`, built here with `pnacl cc`) GETs a
+//!   same-origin file of 100,000 bytes in 1000-byte reads and posts its status code,
+//!   URL, byte count, FNV-1a hash, download progress and content type, which must match
+//!   the file; a cross-origin Open without allow_cross_origin_requests is refused at once
+//!   with PP_ERROR_NOACCESS.
+
+use pnacl_testutil::browser::{Scripted, Served, run_scripted};
+use std::path::Path;
+use std::time::Duration;
+
+/// Records the page's console (where the module's stdout goes) and its messages.
+const RECORDER: &str = r#"<script>
+window.logged = [];
+for (const level of ['log', 'info', 'warn', 'error']) {
+  const original = console[level].bind(console);
+  console[level] = (...args) => { window.logged.push(args.map(String).join(' ')); original(...args); };
+}
+window.got = [];
+</script>"#;
+
+const URL_LOADER_WATCH: &str = r"
+const el = document.querySelector('embed');
+if (el && el.lastError) return {error: el.lastError, logged: window.logged};
+const done = window.logged.some((l) => l.includes('URLLoaderHandler::ReportResult'));
+if (done && !window.doneAt) window.doneAt = performance.now();
+// A second more, for anything the module would do after reporting.
+if (window.doneAt && performance.now() > window.doneAt + 1000) return {error: '', logged: window.logged};
+if (performance.now() > 60000) return {error: 'no report after 60 s', logged: window.logged};
+return null;
+";
+
+const FETCH_WATCH: &str = r"
+const el = document.querySelector('embed');
+if (el && el.lastError) return {error: el.lastError, got: window.got};
+if (!window.listening) {
+  window.listening = true;
+  el.addEventListener('message', (e) => window.got.push(String(e.data)));
+}
+if (window.got.length >= 2) return {error: '', got: window.got};
+if (performance.now() > 60000) return {error: 'no answer after 60 s', got: window.got};
+return null;
+";
+
+fn page(nmf: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html><head>{RECORDER}</head><body>\n<embed type=\"application/x-pnacl\" src=\"{nmf}\" \
+         width=\"0\" height=\"0\">\n</body></html>\n"
+    )
+}
+
+fn no_exceptions(session: &pnacl_testutil::browser::Session) {
+    let thrown: Vec<&String> = session
+        .console
+        .iter()
+        .filter(|l| l.contains("Uncaught") || l.contains("pnacl: ") && l.contains("ended"))
+        .collect();
+    assert!(thrown.is_empty(), "exceptions or module ends in the page: {thrown:#?}");
+}
+
+#[test]
+fn url_loader_reports_its_error_and_leaks_nothing() {
+    let web = pnacl_testutil::browser::web_corpus();
+    let dir = tempfile::tempdir().expect("temporary directory");
+    for file in ["url_loader.nmf", "url_loader.pexe"] {
+        std::fs::copy(web.join("url_loader").join(file), dir.path().join(file)).expect("copy the app");
+    }
+    std::fs::write(dir.path().join("index.html"), page("url_loader.nmf")).expect("write the page");
+    let server = Served::web(dir.path());
+    let pages =
+        [Scripted { url: format!("{}index.html", server.url), until: URL_LOADER_WATCH.into(), screenshot: None }];
+    let session = run_scripted(&pages, 1, Duration::from_secs(90));
+    session.print(&["url_loader"]);
+    let page = &session.pages[0];
+    assert!(page.error.is_none(), "{}: {:?} (the page: {:?})", page.url, page.error, page.value);
+    let v = page.value.clone().expect("a value");
+    assert_eq!(v["error"], "", "url_loader: {v}");
+    let logged: Vec<&str> = v["logged"].as_array().expect("lines").iter().filter_map(|l| l.as_str()).collect();
+    assert!(
+        logged.iter().any(|l| l.contains("URLLoaderHandler::ReportResult(Err)")),
+        "url_loader did not report its error: {logged:#?}"
+    );
+    assert!(!logged.iter().any(|l| l.contains("ReportResult(Ok)")), "url_loader reported success: {logged:#?}");
+    no_exceptions(&session);
+    assert!(
+        !session.requests.iter().any(|r| r.url.contains("attack.shhnjk.com")),
+        "the attack URL was requested: {:#?}",
+        session.requests.iter().map(|r| &r.url).collect::<Vec<_>>()
+    );
+    // The one request beyond 127.0.0.1: the refused cross-origin GET of secret.html.
+    let offsite: Vec<String> = session
+        .offsite()
+        .into_iter()
+        .filter(|o| !o.ends_with(" requested https://test.shhnjk.com/secret.html"))
+        .collect();
+    assert!(offsite.is_empty(), "the browser went beyond 127.0.0.1: {offsite:#?}");
+    server.stop();
+}
+
+/// FNV-1a, 32 bits.
+fn fnv1a(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(2_166_136_261u32, |h, &b| (h ^ u32::from(b)).wrapping_mul(16_777_619))
+}
+
+#[test]
+fn a_same_origin_get_returns_the_files_bytes() {
+    pnacl_testutil::browser::require();
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/web");
+    let out = pnacl_testutil::pnacl_command()
+        .args(["cc", "-O2", "-I"])
+        .arg(&data)
+        .arg(data.join("url_fetch.c"))
+        .arg("-o")
+        .arg(dir.path().join("fetch.pexe"))
+        .output()
+        .expect("run pnacl cc");
+    assert!(out.status.success(), "pnacl cc url_fetch.c failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::write(
+        dir.path().join("fetch.nmf"),
+        r#"{"program": {"portable": {"pnacl-translate": {"url": "fetch.pexe"}}}}"#,
+    )
+    .expect("write the manifest");
+    std::fs::write(dir.path().join("index.html"), page("fetch.nmf")).expect("write the page");
+    // 100,000 bytes of a simple generator: every byte value, in no simple order.
+    let body: Vec<u8> = (0u32..100_000).map(|k| (k.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    std::fs::write(dir.path().join("data.bin"), &body).expect("write the file");
+    let server = Served::web(dir.path());
+    let pages = [Scripted { url: format!("{}index.html", server.url), until: FETCH_WATCH.into(), screenshot: None }];
+    let session = run_scripted(&pages, 1, Duration::from_secs(90));
+    session.print(&["url_fetch"]);
+    let page = &session.pages[0];
+    assert!(page.error.is_none(), "{}: {:?} (the page: {:?})", page.url, page.error, page.value);
+    let v = page.value.clone().expect("a value");
+    assert_eq!(v["error"], "", "url_fetch: {v}");
+    let got: Vec<&str> = v["got"].as_array().expect("messages").iter().filter_map(|l| l.as_str()).collect();
+    let expected = format!(
+        "status=200 url={}data.bin bytes=100000 fnv={:08x} progress=100000/100000 type=application/octet-stream \
+         result=0",
+        server.url,
+        fnv1a(&body)
+    );
+    // PP_ERROR_NOACCESS is -7.
+    assert_eq!(got, [expected.as_str(), "cross=-7"], "url_fetch");
+    no_exceptions(&session);
+    assert!(session.offsite().is_empty(), "the browser went beyond 127.0.0.1: {:#?}", session.offsite());
+    server.stop();
+}
