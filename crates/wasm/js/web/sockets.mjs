@@ -47,7 +47,7 @@ export class PageSockets {
    */
   complete(w, result, message) {
     if (!w) return;
-    if (w.func) this.send(encode(['websocket', w.func, w.user, result, w.out, message]));
+    if (w.func) this.send(encode(['websocket', w.func, w.user, result, w.out, message, w.held ?? null]));
     else this.answer(w.thread, result, message);
   }
 
@@ -143,7 +143,8 @@ export class PageSockets {
     }
     s.url = m.url;
     s.state = STATE.CONNECTING;
-    s.connecting = w;
+    // (the module reads CONNECTING until this completion's callback runs)
+    s.connecting = Object.assign(w, { held: [m.id, STATE.CONNECTING] });
     pending();
     const closed = (/** @type {number} */ code, /** @type {string} */ reason, /** @type {boolean} */ clean) => {
       s.state = STATE.CLOSED;
@@ -190,7 +191,8 @@ export class PageSockets {
     this.complete(s.receiving, ABORTED);
     s.connecting = s.receiving = null;
     s.state = STATE.CLOSING;
-    s.closing = w;
+    // (the module reads CLOSING until this completion's callback runs: see websocket.mjs)
+    s.closing = Object.assign(w, { held: [m.id, STATE.CLOSING] });
     pending();
     try {
       if (m.code === null) s.ws.close();

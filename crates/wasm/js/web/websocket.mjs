@@ -39,10 +39,29 @@ const MAX_PROTOCOLS = 64;
  * @param {any[]} args  func, user, result, out, message
  */
 export function received(p, args) {
-  const [func, user, result, out, message] = args;
+  const [func, user, result, out, message, held] = args;
   if (out && message !== undefined) p.vars.write(out, toVar(p, message));
+  if (held && heldStates(p).get(held[0]) === held[1]) heldStates(p).delete(held[0]);
   p.call(func, user, result);
 }
+
+/**
+ * The states the main thread reads for sockets whose `Connect` or `Close` callback has yet
+ * to run there (CONNECTING or CLOSING), though the page's socket may have moved on: as in
+ * Chrome, where the state and the callback change together when the module hears of it.
+ * @param {import('./ppapi.mjs').Ppapi} p
+ * @returns {Map<number, number>}
+ */
+function heldStates(p) {
+  const q = /** @type {any} */ (p);
+  q.heldSocketStates ??= new Map();
+  return q.heldSocketStates;
+}
+
+/** `PP_WebSocketReadyState`'s CONNECTING and CLOSING. */
+const CONNECTING = 0, CLOSING = 2;
+/** `PP_OK_COMPLETIONPENDING`. */
+const COMPLETIONPENDING = -1;
 
 /**
  * A message from the page as a var of this thread.
@@ -111,7 +130,9 @@ export function functions(p) {
         }
         protocols.push(proto);
       }
-      return pending({ act: 'connect', id: r, url: parsed.href, protocols }, cbAt);
+      const result = pending({ act: 'connect', id: r, url: parsed.href, protocols }, cbAt);
+      if (result === COMPLETIONPENDING && p.main) heldStates(p).set(r, CONNECTING);
+      return result;
     },
     ppb_websocket_close: (/** @type {number} */ r, /** @type {number} */ code, /** @type {number} */ reasonAt,
       /** @type {number} */ cbAt) => {
@@ -120,7 +141,9 @@ export function functions(p) {
       const rv = p.vars.read(reasonAt);
       const reason = rv.t === VAR.UNDEFINED ? '' : text(reasonAt);
       if (reason === null || enc.encode(reason).length > 123) return PP.ERROR_BADARGUMENT;
-      return pending({ act: 'close', id: r, code: code === NOT_SPECIFIED ? null : code, reason }, cbAt);
+      const result = pending({ act: 'close', id: r, code: code === NOT_SPECIFIED ? null : code, reason }, cbAt);
+      if (result === COMPLETIONPENDING && p.main) heldStates(p).set(r, CLOSING);
+      return result;
     },
     ppb_websocket_receive_message: (/** @type {number} */ r, /** @type {number} */ out, /** @type {number} */ cbAt) =>
       pending({ act: 'receive', id: r }, cbAt, out),
@@ -140,7 +163,7 @@ export function functions(p) {
       putString(out, query('extensions', r)),
     ppb_websocket_get_protocol: (/** @type {number} */ out, /** @type {number} */ r) =>
       putString(out, query('protocol', r)),
-    ppb_websocket_get_ready_state: (/** @type {number} */ r) => query('state', r) ?? -1,
+    ppb_websocket_get_ready_state: (/** @type {number} */ r) => heldStates(p).get(r) ?? query('state', r) ?? -1,
     ppb_websocket_get_url: (/** @type {number} */ out, /** @type {number} */ r) => putString(out, query('url', r)),
   };
   guarded(fns, ['ppb_websocket_connect', 'ppb_websocket_close', 'ppb_websocket_receive_message',
