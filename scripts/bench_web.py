@@ -24,7 +24,7 @@ import time
 CHROMIUM, CHROMEDRIVER, PYTHON = "/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/bin/python3"
 
 # The apps whose modules load on their own pages (the others need interfaces still missing).
-APPS = ["hello_tutorial", "webpenc", "astar", "path_tracer", "pnacl_compress", "supernet_api", "iguana_small",
+APPS = ["hello_tutorial", "webpenc", "astar", "path_tracer", "hello_tutorial_compress", "supernet_api", "iguana_small",
         "glbench"]
 
 # Loads the page twice: records every module's times when all have loaded (and, for up
@@ -64,6 +64,29 @@ const f = window.pnaclBenchFirst;
 if (f && performance.now() > f.at + 20000) return {passes: count - f.count, seconds: (performance.now() - f.at) / 1000, error: ''};
 if (performance.now() > 120000) return {error: 'no pass shown after 120 s'};
 return null;
+"""
+
+
+# Translates each pexe given with the translator module, 5 times, and prints the median
+# milliseconds of each (pexe bytes to module bytes, one thread, as in a page's Worker).
+NODE_TRANSLATE = r"""
+import fs from 'node:fs';
+const [translator, ...pexes] = process.argv.slice(2);
+const { instance } = await WebAssembly.instantiate(fs.readFileSync(translator), {});
+const t = instance.exports;
+for (const pexe of pexes) {
+  const bytes = fs.readFileSync(pexe);
+  const ms = [];
+  for (let k = 0; k < 5; k++) {
+    const t0 = performance.now();
+    const at = t.pnacl_input(bytes.length);
+    new Uint8Array(t.memory.buffer, at, bytes.length).set(bytes);
+    if (t.pnacl_translate() !== 0) throw new Error(pexe + ': refused');
+    ms.push(performance.now() - t0);
+  }
+  ms.sort((a, b) => a - b);
+  console.log(`${pexe}\t${ms[2]}`);
+}
 """
 
 
@@ -117,8 +140,9 @@ def bench_web(corpus, pnacl, quick):
             sys.exit(f"scripts/bench web: {tool} is missing (Debian: apt-get install {package})")
     rows = web_rows(corpus)
     sessions = 2 if quick else 3
-    print("\nTranslation of each app's pexe: ahead of time (pnacl wasm command, median of 5) and in the page "
-          "(first --in-browser load: pexe bytes to compiled module, in a Worker)")
+    print("\nTranslation of each app's pexe: ahead of time (pnacl wasm command, all cores, median of 5), by the "
+          "in-browser translator module under node (median of 5), and in the page (first --in-browser load: "
+          "fetching the translator, pexe bytes to compiled module, in a Worker)")
     work = tempfile.mkdtemp(prefix="pnacl-bench-web-")
     ahead = {}
     for name, r in sorted(rows.items()):
@@ -129,6 +153,16 @@ def bench_web(corpus, pnacl, quick):
             subprocess.run([pnacl, "wasm", pexe, "-o", os.path.join(work, name + ".wasm")], check=True)
             walls.append(time.perf_counter() - t0)
         ahead[name] = (os.path.getsize(pexe), statistics.median(walls))
+    # The in-browser translator, run by node (the same V8 as chromium's) on every pexe.
+    subprocess.run([pnacl, "web", "--polyfill", work], check=True)
+    script = os.path.join(work, "translate.mjs")
+    with open(script, "w") as f:
+        f.write(NODE_TRANSLATE)
+    pexes = {name: os.path.join(corpus, "web", r["dir"], r["pexe"]) for name, r in rows.items()}
+    out = subprocess.run(["node", script, os.path.join(work, ".pnacl", "translator.wasm"), *pexes.values()],
+                         capture_output=True, text=True, check=True).stdout
+    by_path = dict(line.split("\t") for line in out.splitlines())
+    in_node = {name: float(by_path[path]) for name, path in pexes.items()}
     results = {}
     for app in APPS:
         r = rows[app]
@@ -150,7 +184,8 @@ def bench_web(corpus, pnacl, quick):
         in_page = [e["translation"]["ms"] for s in results.get((name, True), []) for e in s[0][:1]
                    if e.get("translation") and not e["translation"]["cached"]]
         tr = median(in_page)
-        print(f"  {name:<26} {size / 1e6:5.2f} MB  ahead of time {wall * 1000:6.0f} ms"
+        print(f"  {name:<26} {size / 1e6:5.2f} MB  ahead of time {wall * 1000:6.0f} ms   translator module "
+              f"(node, one thread) {in_node[name]:6.0f} ms ({size / 1e3 / in_node[name]:5.1f} MB/s)"
               + (f"   in the page {tr:6.0f} ms" if tr is not None else ""))
     print(f"\nPage start to the module's load event / first message, median of {sessions} sessions; "
           "guest memory per instance")

@@ -58,7 +58,10 @@ fn build_translator() {
         // wasm32-unknown-unknown has no unwinding; names and line tables only add size.
         .args(["--config", "profile.release.panic=\"abort\"", "--config", "profile.release.debug=false"])
         .args(["--config", "profile.release.strip=true"])
-        // The outer build's flags are for the host, not for this target.
+        // The outer build's flags are for the host, not for this target; and under `cargo
+        // clippy` the module is still built, not linted (clippy-driver would lint it).
+        .env_remove("RUSTC_WORKSPACE_WRAPPER")
+        .env_remove("CLIPPY_ARGS")
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .env_remove("RUSTFLAGS")
         .env_remove("CARGO_TARGET_DIR")
