@@ -9,15 +9,24 @@
 // streams in as `ReadResponseBody` asks for it. A response info is a snapshot of the
 // response's URL, status and headers, made when `GetResponseInfo` is called. As in
 // Chrome, a custom referrer, content-transfer-encoding or user agent makes `Open` fail
-// with PP_ERROR_NOACCESS (only trusted plugins could set them) and streaming to a file
-// is refused (Chrome had dropped it); `GetBodyAsFileRef` returns 0. Completion
-// callbacks run on the main thread's loop; on another thread calls must block (a listed
-// limit, as for WebSocket).
+// with PP_ERROR_NOACCESS (only trusted plugins could set them).
+//
+// Files: with `PP_URLREQUESTPROPERTY_STREAMTOFILE` the page writes the body, chunk by
+// chunk as `fetch` gives it, into a temporary file of the instance's file server
+// (fileserver.mjs), never through the module; `GetBodyAsFileRef` returns its FileRef
+// (valid until the loader is closed) and `FinishStreamingToFile` completes when all has
+// come. `AppendFileToBody` adds a FileRef's bytes to the body: the file server gives
+// the page a Blob slice of the file, sent as part of the request body.
+//
+// Completion callbacks: on the main thread they run on its loop when the page says the
+// call completed; on another thread the call waits for the page, then the callback is
+// queued on that thread's message loop (core.mjs `completeHere`, as for file calls).
+// Requests and response infos are resources of the thread that made them.
 
 import { VAR } from './channel.mjs';
-import { PP, completionCallback, guarded } from './core.mjs';
+import { PP, callableHere, completeHere, completionCallback, guarded } from './core.mjs';
 import { PageCaller } from './pagecall.mjs';
-import { concatBytes } from '../guest.mjs';
+import { fileRequests } from './files.mjs';
 
 /** `PPB_URLLoader;1.0`'s slots. */
 export const URL_LOADER_1_0 = ['ppb_url_loader_create', 'ppb_url_loader_is_url_loader', 'ppb_url_loader_open',
@@ -73,11 +82,12 @@ export function functions(p) {
   /** An asynchronous call (see websocket.mjs): its result; bytes read go to `buffer`. */
   const pending = (/** @type {Record<string, any>} */ m, /** @type {number} */ cbAt, /** @type {number} */ buffer = 0) => {
     const c = completionCallback(p, cbAt);
-    if (p.main && !c.func) return PP.ERROR_BLOCKS_MAIN_THREAD;
-    if (!p.main && c.func) return PP.ERROR_NOTSUPPORTED;
-    const [result, bytes] = ask({ ...m, func: c.func, user: c.user, buffer });
+    const refused = p.main ? (c.func ? PP.OK : PP.ERROR_BLOCKS_MAIN_THREAD) : callableHere(p, c);
+    if (refused !== PP.OK) return refused;
+    // Off the main thread the page answers when the call completes.
+    const [result, bytes] = ask({ ...m, func: p.main ? c.func : 0, user: c.user, buffer });
     if (buffer && bytes instanceof Uint8Array) mem.write(buffer, bytes);
-    return result;
+    return p.main ? result : completeHere(p, c, result);
   };
   const progress = (/** @type {string} */ act, /** @type {number} */ r, /** @type {number} */ doneAt,
     /** @type {number} */ totalAt) => {
@@ -103,7 +113,8 @@ export function functions(p) {
       const request = { url: q.url ?? '', method: q.method ?? 'GET', headers: q.headers ?? '',
         followRedirects: q.followRedirects ?? true, recordDownload: Boolean(q.recordDownload),
         recordUpload: Boolean(q.recordUpload), allowCrossOrigin: Boolean(q.allowCrossOrigin),
-        allowCredentials: Boolean(q.allowCredentials), body: q.body.length ? concatBytes(q.body) : null };
+        allowCredentials: Boolean(q.allowCredentials), streamToFile: Boolean(q.streamToFile),
+        body: q.body.length ? q.body : null };
       return pending({ act: 'open', id: r, request }, cbAt);
     },
     ppb_url_loader_follow_redirect: (/** @type {number} */ r, /** @type {number} */ cbAt) =>
@@ -123,10 +134,17 @@ export function functions(p) {
       if (size > 0) mem.check(buffer, size);
       return pending({ act: 'read', id: r, size }, cbAt, buffer);
     },
-    ppb_url_loader_finish_streaming_to_file: () => PP.ERROR_NOTSUPPORTED,
+    ppb_url_loader_finish_streaming_to_file: (/** @type {number} */ r, /** @type {number} */ cbAt) =>
+      pending({ act: 'finish', id: r }, cbAt),
     ppb_url_loader_close: (/** @type {number} */ r) => void ask({ act: 'close', id: r }),
 
-    ppb_url_request_info_create: () => p.resource('url-request', { body: [], bodySize: 0 }),
+    ppb_url_request_info_create: () => {
+      /** @type {Record<string, any>} */
+      const q = { body: [], bodySize: 0 };
+      // The request holds a reference to each file in its body.
+      q.free = () => q.body.forEach((/** @type {any} */ part) => part.ref && p.foreignRef(part.ref, -1));
+      return p.resource('url-request', q);
+    },
     ppb_url_request_info_is_url_request_info: (/** @type {number} */ r) => (local(r, 'url-request') ? 1 : 0),
     ppb_url_request_info_set_property: (/** @type {number} */ r, /** @type {number} */ prop, /** @type {number} */ at) => {
       const q = local(r, 'url-request');
@@ -140,9 +158,7 @@ export function functions(p) {
         return 1;
       }
       if (v.t !== type) return 0;
-      const value = p.vars.toValue(v);
-      if (name === 'streamToFile') return value ? 0 : 1;
-      q[name] = value;
+      q[name] = p.vars.toValue(v);
       return 1;
     },
     ppb_url_request_info_append_data_to_body: (/** @type {number} */ r, /** @type {number} */ data,
@@ -154,7 +170,15 @@ export function functions(p) {
       q.bodySize += len;
       return 1;
     },
-    ppb_url_request_info_append_file_to_body: () => 0,
+    ppb_url_request_info_append_file_to_body: (/** @type {number} */ r, /** @type {number} */ ref,
+      /** @type {bigint} */ start, /** @type {bigint} */ length, /** @type {number} */ modified) => {
+      const q = local(r, 'url-request');
+      if (!q || start < 0n || length < -1n || !Number.isFinite(modified)) return 0;
+      if (fileRequests(p)('is', { id: ref, kind: 'ref' }).result !== 1) return 0;
+      p.foreignRef(ref, 1);
+      q.body.push({ ref, start: Number(start), length: Number(length), modified });
+      return 1;
+    },
 
     ppb_url_response_info_is_url_response_info: (/** @type {number} */ r) => (local(r, 'url-response') ? 1 : 0),
     ppb_url_response_info_get_property: (/** @type {number} */ out, /** @type {number} */ r, /** @type {number} */ prop) => {
@@ -165,12 +189,18 @@ export function functions(p) {
       else if (typeof value === 'string') p.vars.write(out, p.vars.string(value));
       else p.vars.write(out, { t: VAR.UNDEFINED, v: 0 });
     },
-    ppb_url_response_info_get_body_as_file_ref: () => 0,
+    ppb_url_response_info_get_body_as_file_ref: (/** @type {number} */ r) => {
+      const ref = local(r, 'url-response')?.info.bodyRef;
+      if (!ref) return 0;
+      // A new reference for the caller (the loader keeps its own until it is closed).
+      p.foreignRef(ref, 1);
+      return ref;
+    },
   };
-  guarded(fns, ['ppb_url_loader_open', 'ppb_url_loader_follow_redirect', 'ppb_url_loader_read_response_body'],
-    PP.ERROR_BADARGUMENT);
+  guarded(fns, ['ppb_url_loader_open', 'ppb_url_loader_follow_redirect', 'ppb_url_loader_read_response_body',
+    'ppb_url_loader_finish_streaming_to_file'], PP.ERROR_BADARGUMENT);
   guarded(fns, ['ppb_url_loader_get_upload_progress', 'ppb_url_loader_get_download_progress',
     'ppb_url_request_info_set_property', 'ppb_url_request_info_append_data_to_body',
-    'ppb_url_response_info_get_property'], 0);
+    'ppb_url_request_info_append_file_to_body', 'ppb_url_response_info_get_property'], 0);
   return fns;
 }
