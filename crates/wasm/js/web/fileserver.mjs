@@ -16,7 +16,8 @@
 // URLLoader's files (urlloader.mjs): a body streamed to a file goes to a temporary file
 // of its own, in `pnacl/url/SERVER/` (SERVER: a random name per server), named by its
 // FileRef, in a file system of type `PP_FILESYSTEMTYPE_EXTERNAL` that the module cannot
-// create; the file is deleted with its last FileRef. The page's own requests
+// create; the file is deleted with its last FileRef, and the files of a server that
+// ended with some left, by the next server to stream a body. The page's own requests
 // (`{request, tag}`) are answered by a message `{tag, result, body}`.
 
 import { nextId } from './channel.mjs';
@@ -71,13 +72,38 @@ let urlFs = 0;
 /** @type {Map<number, Opened>} the files bodies are being streamed to, by FileRef */
 const streams = new Map();
 
+/**
+ * This server's directory of URLLoader files in `url` (pnacl/url). The server holds a
+ * Web Lock named after it for as long as it lives, taken before the directory is made;
+ * the directories of servers that no longer hold theirs (ended with files left) are
+ * removed.
+ * @param {FileSystemDirectoryHandle} url
+ */
+async function urlFiles(url) {
+  const locks = /** @type {any} */ (navigator).locks;
+  if (locks) {
+    await new Promise((granted) => {
+      locks.request(`pnacl/url/${URL_FILES}`, () => {
+        granted(undefined);
+        return new Promise(() => {});
+      });
+    });
+    /** @type {Set<string>} */
+    const held = new Set(((await locks.query()).held ?? []).map((/** @type {any} */ l) => l.name));
+    for await (const [name] of /** @type {any} */ (url).entries()) {
+      if (name !== URL_FILES && !held.has(`pnacl/url/${name}`)) url.removeEntry(name, { recursive: true }).catch(() => {});
+    }
+  }
+  return url.getDirectoryHandle(URL_FILES, { create: true });
+}
+
 /** @param {number} type */
 function root(type) {
   let r = roots.get(type);
   if (!r) {
     const dir = navigator.storage.getDirectory().then((d) => d.getDirectoryHandle('pnacl', { create: true }));
     r = type === EXTERNAL
-      ? dir.then((d) => d.getDirectoryHandle('url', { create: true })).then((d) => d.getDirectoryHandle(URL_FILES, { create: true }))
+      ? dir.then((d) => d.getDirectoryHandle('url', { create: true })).then(urlFiles)
       : dir.then((d) => d.getDirectoryHandle(type === PERSISTENT ? 'persistent' : 'temporary', { create: true }));
     roots.set(type, r);
     r.catch(() => roots.delete(type));
