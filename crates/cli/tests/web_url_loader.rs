@@ -17,7 +17,8 @@
 //! - Another module (`data/web/url_stream.c`), on a worker thread with its own
 //!   PPB_MessageLoop: a completion callback there before the thread has a loop is refused
 //!   with PP_ERROR_NO_MESSAGE_LOOP; with the loop, Open's and FinishStreamingToFile's
-//!   callbacks run on that thread. It streams the 100,000-byte file to a file
+//!   callbacks run on that thread. It streams the 100,000-byte file, then one of 4 MiB (many
+//!   chunks), to a file
 //!   (PP_URLREQUESTPROPERTY_STREAMTOFILE), reads the file GetBodyAsFileRef gives with
 //!   PPB_FileIO, whose length and hash must be the file's; then it POSTs "head:" and two
 //!   slices of a file it wrote (AppendFileToBody, one of them to the end) to the test's
@@ -231,6 +232,9 @@ fn a_thread_streams_a_body_to_a_file_and_posts_a_files_bytes() {
     .expect("write the page");
     let body: Vec<u8> = (0u32..100_000).map(|k| (k.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
     std::fs::write(dir.path().join("data.bin"), &body).expect("write the file");
+    // A larger file, which comes in many chunks, each written at its place.
+    let big: Vec<u8> = (0u32..4 << 20).map(|k| (k.wrapping_mul(2_246_822_519) >> 17) as u8).collect();
+    std::fs::write(dir.path().join("big.bin"), &big).expect("write the large file");
     let server = Served::web(dir.path());
     let pages = [Scripted { url: format!("{}index.html", server.url), until: STREAM_WATCH.into(), screenshot: None }];
     let session = run_scripted(&pages, 1, Duration::from_secs(90));
@@ -247,14 +251,24 @@ fn a_thread_streams_a_body_to_a_file_and_posts_a_files_bytes() {
     posted.extend_from_slice(&file[45_000..]);
     // pp_errors.h: PP_OK_COMPLETIONPENDING -1, PP_ERROR_FAILED -2, PP_ERROR_NO_MESSAGE_LOOP -51;
     // PP_FILESYSTEMTYPE_EXTERNAL 1. ReadResponseBody of a body streamed to a file fails.
+    // pp_errors.h: PP_OK_COMPLETIONPENDING -1, PP_ERROR_FAILED -2, PP_ERROR_NO_MESSAGE_LOOP -51;
+    // PP_FILESYSTEMTYPE_EXTERNAL 1. ReadResponseBody of a body streamed to a file fails.
+    let streamed = |name: &str, bytes: &[u8]| {
+        format!(
+            "stream={name}\nset_stream_to_file=1\nopen=-1\nopen_callback=0\nopen_callback_on_main=0\n\
+             finish_callback=0\nrun=0\nprogress={n}\nstatus=200\nread_body=-2\nfile_ref=1\nfile_system_type=1\n\
+             file_open=0\nfile_bytes={n}\nfile_fnv={:08x}\n",
+            fnv1a(bytes),
+            n = bytes.len()
+        )
+    };
     let expected = format!(
-        "no_loop=-51\nattach=0\nset_stream_to_file=1\nopen=-1\nopen_callback=0\nopen_callback_on_main=0\n\
-         finish_callback=0\nrun=0\nprogress=100000\nstatus=200\nread_body=-2\nfile_ref=1\nfile_system_type=1\n\
-         file_open=0\nfile_bytes=100000\nfile_fnv={:08x}\nfs_open=0\nupload_file_open=0\nupload_file_write=50000\n\
+        "no_loop=-51\nattach=0\n{}{}fs_open=0\nupload_file_open=0\nupload_file_write=50000\n\
          append_data=1\nappend_file=1\nappend_rest=1\nappend_not_a_file=0\nappend_bad_offset=0\nupload_open=-1\n\
          upload_open_callback=0\nupload_open_callback_on_main=0\nupload_run=0\nupload_status=200\n\
          upload_reply=len={} fnv={:08x}\nstale_open=-2\n",
-        fnv1a(&body),
+        streamed("data.bin", &body),
+        streamed("big.bin", &big),
         posted.len(),
         fnv1a(&posted)
     );

@@ -2,7 +2,7 @@
  * callbacks on a thread of the module's own with its PPB_MessageLoop. Its worker
  * thread (pthread):
  * - Opens a URLLoader with a callback before it has a message loop (no_loop=RESULT);
- * - attaches a loop, GETs "data.bin" with PP_URLREQUESTPROPERTY_STREAMTOFILE, Opens with
+ * - attaches a loop, GETs "data.bin" (then "big.bin") with PP_URLREQUESTPROPERTY_STREAMTOFILE, Opens with
  *   a callback, runs the loop: the Open callback (on this thread) calls
  *   FinishStreamingToFile with a callback, whose callback quits the loop; then it reads
  *   the file GetBodyAsFileRef gives with PPB_FileIO (blocking calls, allowed here);
@@ -67,7 +67,7 @@ static const struct PPB_FileIO_1_0 *io_if;
 static char upload_url[256], report[4096];
 static PP_Resource loop, loader;
 static int32_t on_main = -1;
-static char buffer[4096];
+static char buffer[65536];
 
 static void line(const char *name, long long value) {
   size_t n = strlen(report);
@@ -127,10 +127,11 @@ static void upload_opened(void *user, int32_t result) {
   loops->PostQuit(loop, 0);
 }
 
-/* Streams data.bin to a file, then reads the file back. */
-static void stream(void) {
+/* Streams `url` to a file, then reads the file back. */
+static void stream(const char *url) {
+  text_line("stream", url);
   loader = loader_if->Create(the_instance);
-  PP_Resource req = request("data.bin", "GET");
+  PP_Resource req = request(url, "GET");
   line("set_stream_to_file", request_if->SetProperty(req, REQUEST_STREAMTOFILE, bool_var(1)));
   request_if->SetProperty(req, REQUEST_RECORDDOWNLOADPROGRESS, bool_var(1));
   line("open", loader_if->Open(loader, req, (struct PP_CompletionCallback){opened, NULL, 0}));
@@ -225,7 +226,8 @@ static void *worker(void *arg) {
   core->ReleaseResource(early);
   loop = loops->Create(the_instance);
   line("attach", loops->AttachToCurrentThread(loop));
-  stream();
+  stream("data.bin");
+  stream("big.bin");
   upload();
   post(report);
   post("done");
