@@ -24,7 +24,8 @@
 //!   slices of a file it wrote (AppendFileToBody, one of them to the end) to the test's
 //!   HTTP server (`data/web/hash_server.py`, another port of 127.0.0.1), whose answer, the
 //!   body's length and hash, must be those of the bytes the test expects; a file expected
-//!   unchanged since a time it does not have fails the Open with PP_ERROR_FAILED.
+//!   unchanged since a time it does not have fails the Open with PP_ERROR_FAILED. A request
+//!   the main thread made opens on the worker, and a third thread reads the response info.
 
 use pnacl_testutil::browser::{Scripted, Served, run_scripted};
 use std::io::{BufRead, BufReader};
@@ -266,7 +267,8 @@ fn a_thread_streams_a_body_to_a_file_and_posts_a_files_bytes() {
         "no_loop=-51\nattach=0\n{}{}fs_open=0\nupload_file_open=0\nupload_file_write=50000\n\
          append_data=1\nappend_file=1\nappend_rest=1\nappend_not_a_file=0\nappend_bad_offset=0\nupload_open=-1\n\
          upload_open_callback=0\nupload_open_callback_on_main=0\nupload_run=0\nupload_status=200\n\
-         upload_reply=len={} fnv={:08x}\nstale_open=-2\n",
+         upload_reply=len={} fnv={:08x}\nstale_open=-2\nmain_request_is=1\nmain_request_open=0\n\
+         other_thread_status=200\n",
         streamed("data.bin", &body),
         streamed("big.bin", &big),
         posted.len(),

@@ -7,9 +7,10 @@
 
 import { encode } from './channel.mjs';
 import { PageReplies } from './pagecall.mjs';
+import { PageUrlInfos } from './urlinfos.mjs';
 
 /** `pp_errors.h`. */
-const OK = 0, COMPLETIONPENDING = -1, FAILED = -2, ABORTED = -3, BADRESOURCE = -5, NOACCESS = -7,
+const OK = 0, COMPLETIONPENDING = -1, FAILED = -2, ABORTED = -3, BADARGUMENT = -4, BADRESOURCE = -5, NOACCESS = -7,
   INPROGRESS = -11;
 /** The body bytes read ahead of the module before the page waits for it to read. */
 const READ_AHEAD = 1 << 20;
@@ -41,6 +42,8 @@ export class PageLoaders {
   constructor(send, files) {
     this.send = send;
     this.files = files;
+    /** The module's requests and response infos. */
+    this.infos = new PageUrlInfos((request) => void files(request));
     this.replies = new PageReplies();
     /** @type {Map<number, Loader>} */
     this.loaders = new Map();
@@ -60,6 +63,10 @@ export class PageLoaders {
   handle(m) {
     if (this.replies.register(m)) return;
     const answer = (/** @type {any[]} */ ...v) => this.replies.answer(m.thread, ...v);
+    if (m.act.startsWith('request-') || m.act.startsWith('response-')) {
+      answer(...this.infos.handle(m));
+      return;
+    }
     /** @type {Waiter} */
     const w = { thread: m.thread, func: m.func ?? 0, user: m.user ?? 0, buffer: m.buffer ?? 0, size: m.size };
     if (m.act === 'create') {
@@ -77,10 +84,23 @@ export class PageLoaders {
     const pending = () => (w.func ? answer(COMPLETIONPENDING) : undefined);
     switch (m.act) {
       case 'is': answer(1); break;
-      case 'open':
+      case 'open': {
+        const request = l.state === 'new' ? this.infos.request(m.request) : null;
         if (l.state !== 'new') answer(INPROGRESS);
-        else this.open(l, m.request, w, pending, answer);
+        else if (!request) answer(BADARGUMENT);
+        else if (request.referrer !== undefined || request.transferEncoding !== undefined
+          || request.userAgent !== undefined) {
+          // Only trusted plugins could set them.
+          this.infos.release(request);
+          answer(NOACCESS);
+        } else {
+          Object.assign(request, { url: request.url ?? '', method: request.method ?? 'GET',
+            headers: request.headers ?? '', followRedirects: request.followRedirects ?? true });
+          this.open(l, request, w, pending, answer);
+          if (l.request !== request) this.infos.release(request);
+        }
         break;
+      }
       case 'follow':
         if (l.state !== 'redirect' || !l.request) answer(FAILED);
         else {
@@ -105,7 +125,10 @@ export class PageLoaders {
       case 'download':
         answer(l.request?.recordDownload ? 1 : 0, l.received, l.total);
         break;
-      case 'response': answer(l.info); break;
+      case 'response':
+        if (l.info) this.infos.respond(m.as, l.info);
+        answer(l.info ? 1 : 0);
+        break;
       case 'read':
         if (l.waiting) answer(INPROGRESS);
         else if (l.file) answer(FAILED);
@@ -127,6 +150,7 @@ export class PageLoaders {
         this.complete(l.finishing, ABORTED);
         l.opening = l.waiting = l.finishing = null;
         l.chunks = [];
+        if (l.request) this.infos.release(l.request);
         // The loader's reference to its body's file (the file goes with the last one).
         if (l.file) this.files({ op: 'stream-end', ref: l.file, drop: true });
         this.loaders.delete(m.id);

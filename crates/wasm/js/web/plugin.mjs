@@ -289,6 +289,8 @@ export class Plugin {
    * @param {any} request @param {SharedArrayBuffer | undefined} reply
    */
   files(request, reply) {
+    // (A reference to a request or a response info of URLLoader's is kept on the page.)
+    if (request?.op === 'ref' && this.loaders.infos.reference(request.id, request.delta)) return;
     if (!this.fileServer && request?.op === 'ref') return;
     const server = this.server();
     // A thread has one request out at a time, so each thread's buffer is kept once.

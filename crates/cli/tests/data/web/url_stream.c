@@ -9,7 +9,9 @@
  * - writes 50,000 bytes to /upload.bin in a temporary file system and POSTs "head:",
  *   bytes [1000, 21000) and [45000, end) of it (AppendDataToBody, AppendFileToBody) to
  *   the embed's `upload` URL, whose server answers with the body's length and hash;
- * - POSTs the file with an expected last-modified time it does not have (refused).
+ * - POSTs the file with an expected last-modified time it does not have (refused);
+ * - Opens a request the main thread made, and a third thread reads the response info's
+ *   status.
  * It posts one report of "name=value" lines, then "done". */
 #include <pthread.h>
 #include <stdio.h>
@@ -66,6 +68,7 @@ static const struct PPB_FileRef_1_0 *ref_if;
 static const struct PPB_FileIO_1_0 *io_if;
 static char upload_url[256], report[4096];
 static PP_Resource loop, loader;
+static PP_Resource made_on_main; /* a request the main thread makes and the worker uses */
 static int32_t on_main = -1;
 static char buffer[65536];
 
@@ -168,6 +171,14 @@ static void stream(const char *url) {
   core->ReleaseResource(loader);
 }
 
+static int32_t other_status = -1;
+/* Reads the status of a response info another thread made. */
+static void *read_status(void *arg) {
+  struct PP_Var status = response_if->GetProperty(*(PP_Resource *)arg, RESPONSE_STATUSCODE);
+  other_status = status.value.as_int;
+  return NULL;
+}
+
 /* Writes /upload.bin and POSTs parts of it. */
 static void upload(void) {
   PP_Resource fs = fsys->Create(the_instance, FILESYSTEM_TEMPORARY);
@@ -213,6 +224,20 @@ static void upload(void) {
   line("stale_open", loader_if->Open(stale, req, BLOCK));
   core->ReleaseResource(req);
   core->ReleaseResource(stale);
+
+  /* A request the main thread made, used here; a response info read by another thread. */
+  PP_Resource other = loader_if->Create(the_instance);
+  line("main_request_is", request_if->IsURLRequestInfo(made_on_main));
+  line("main_request_open", loader_if->Open(other, made_on_main, BLOCK));
+  core->ReleaseResource(made_on_main);
+  PP_Resource info = loader_if->GetResponseInfo(other);
+  pthread_t t;
+  pthread_create(&t, 0, read_status, &info);
+  pthread_join(t, NULL);
+  core->ReleaseResource(info);
+  line("other_thread_status", other_status);
+  loader_if->Close(other);
+  core->ReleaseResource(other);
   core->ReleaseResource(file);
   core->ReleaseResource(fs);
 }
@@ -255,6 +280,7 @@ static void instance_created(void) {
   for (uint32_t k = 0; k < the_argc; k++) {
     if (!strcmp(the_argn[k], "upload")) snprintf(upload_url, sizeof upload_url, "%s", the_argv[k]);
   }
+  made_on_main = request("data.bin", "GET");
   pthread_t t;
   pthread_create(&t, 0, worker, 0);
 }
