@@ -17,7 +17,7 @@ typedef int32_t PP_Module;
 typedef int32_t PP_Bool;
 typedef double PP_TimeTicks;
 
-enum { PP_VARTYPE_UNDEFINED = 0, PP_VARTYPE_INT32 = 2, PP_VARTYPE_STRING = 5, PP_VARTYPE_ARRAY_BUFFER = 9 };
+enum { PP_VARTYPE_UNDEFINED = 0, PP_VARTYPE_INT32 = 3, PP_VARTYPE_STRING = 5, PP_VARTYPE_ARRAY_BUFFER = 9 };
 struct PP_Var {
   int32_t type;
   int32_t padding;
