@@ -15,7 +15,9 @@
 // chunk as `fetch` gives it, into a temporary file of the instance's file server
 // (fileserver.mjs), never through the module; `GetBodyAsFileRef` returns its FileRef
 // (valid until the loader is closed) and `FinishStreamingToFile` completes when all has
-// come. `AppendFileToBody` adds a FileRef's bytes to the body: the file server gives
+// come; `ReadResponseBody` of such a body fails (PP_ERROR_FAILED: its bytes are in the
+// file). (Today's Chrome answers FinishStreamingToFile with PP_ERROR_NOTSUPPORTED; this
+// follows the headers, as Chrome did before.) `AppendFileToBody` adds a FileRef's bytes to the body: the file server gives
 // the page a Blob slice of the file, sent as part of the request body.
 //
 // Completion callbacks: on the main thread they run on its loop when the page says the
