@@ -14,9 +14,23 @@
 //!   URL, byte count, FNV-1a hash, download progress and content type, which must match
 //!   the file; a cross-origin Open without allow_cross_origin_requests is refused at once
 //!   with PP_ERROR_NOACCESS.
+//! - Another module (`data/web/url_stream.c`), on a worker thread with its own
+//!   PPB_MessageLoop: a completion callback there before the thread has a loop is refused
+//!   with PP_ERROR_NO_MESSAGE_LOOP; with the loop, Open's and FinishStreamingToFile's
+//!   callbacks run on that thread. It streams the 100,000-byte file, then one of 4 MiB (many
+//!   chunks), to a file
+//!   (PP_URLREQUESTPROPERTY_STREAMTOFILE), reads the file GetBodyAsFileRef gives with
+//!   PPB_FileIO, whose length and hash must be the file's; then it POSTs "head:" and two
+//!   slices of a file it wrote (AppendFileToBody, one of them to the end) to the test's
+//!   HTTP server (`data/web/hash_server.py`, another port of 127.0.0.1), whose answer, the
+//!   body's length and hash, must be those of the bytes the test expects; a file expected
+//!   unchanged since a time it does not have fails the Open with PP_ERROR_FAILED. A request
+//!   the main thread made opens on the worker, and a third thread reads the response info.
 
 use pnacl_testutil::browser::{Scripted, Served, run_scripted};
+use std::io::{BufRead, BufReader};
 use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// Records the page's console (where the module's stdout goes) and its messages.
@@ -155,4 +169,116 @@ fn a_same_origin_get_returns_the_files_bytes() {
     no_exceptions(&session);
     assert!(session.offsite().is_empty(), "the browser went beyond 127.0.0.1: {:#?}", session.offsite());
     server.stop();
+}
+
+const STREAM_WATCH: &str = r"
+const el = document.querySelector('embed');
+if (el && el.lastError) return {error: el.lastError, got: window.got};
+if (!window.listening) {
+  window.listening = true;
+  el.addEventListener('message', (e) => window.got.push(String(e.data)));
+}
+if (window.got.includes('done')) return {error: '', got: window.got};
+if (performance.now() > 60000) return {error: 'no answer after 60 s', got: window.got};
+return null;
+";
+
+/// Ends the test's HTTP server with the test.
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        self.0.kill().ok();
+        self.0.wait().ok();
+    }
+}
+
+#[test]
+fn a_thread_streams_a_body_to_a_file_and_posts_a_files_bytes() {
+    pnacl_testutil::browser::require();
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/web");
+    let out = pnacl_testutil::pnacl_command()
+        .args(["cc", "-O2", "-I"])
+        .arg(&data)
+        .arg(data.join("url_stream.c"))
+        .arg("-o")
+        .arg(dir.path().join("stream.pexe"))
+        .output()
+        .expect("run pnacl cc");
+    assert!(out.status.success(), "pnacl cc url_stream.c failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let child = Command::new("python3")
+        .arg(data.join("hash_server.py"))
+        .arg("0")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start the test's HTTP server (python3)");
+    let mut child = Killed(child);
+    let mut lines = BufReader::new(child.0.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    lines.read_line(&mut first).expect("the HTTP server's first line");
+    let port = first.trim().strip_prefix("listening ").expect("the HTTP server did not start").to_string();
+    std::fs::write(
+        dir.path().join("stream.nmf"),
+        r#"{"program": {"portable": {"pnacl-translate": {"url": "stream.pexe"}}}}"#,
+    )
+    .expect("write the manifest");
+    std::fs::write(
+        dir.path().join("index.html"),
+        format!(
+            "<!DOCTYPE html>\n<html><head>{RECORDER}</head><body>\n<embed type=\"application/x-pnacl\" \
+             src=\"stream.nmf\" upload=\"http://127.0.0.1:{port}/hash\" width=\"0\" height=\"0\">\n</body></html>\n"
+        ),
+    )
+    .expect("write the page");
+    let body: Vec<u8> = (0u32..100_000).map(|k| (k.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    std::fs::write(dir.path().join("data.bin"), &body).expect("write the file");
+    // A larger file, which comes in many chunks, each written at its place.
+    let big: Vec<u8> = (0u32..4 << 20).map(|k| (k.wrapping_mul(2_246_822_519) >> 17) as u8).collect();
+    std::fs::write(dir.path().join("big.bin"), &big).expect("write the large file");
+    let server = Served::web(dir.path());
+    let pages = [Scripted { url: format!("{}index.html", server.url), until: STREAM_WATCH.into(), screenshot: None }];
+    let session = run_scripted(&pages, 1, Duration::from_secs(90));
+    session.print(&["url_stream"]);
+    let page = &session.pages[0];
+    assert!(page.error.is_none(), "{}: {:?} (the page: {:?})", page.url, page.error, page.value);
+    let v = page.value.clone().expect("a value");
+    assert_eq!(v["error"], "", "url_stream: {v}");
+    let got: Vec<&str> = v["got"].as_array().expect("messages").iter().filter_map(|l| l.as_str()).collect();
+    // What the module wrote to /upload.bin, and the body it POSTs.
+    let file: Vec<u8> = (0u32..50_000).map(|k| ((k * 7 + 3) ^ (k >> 8)) as u8).collect();
+    let mut posted = b"head:".to_vec();
+    posted.extend_from_slice(&file[1000..21_000]);
+    posted.extend_from_slice(&file[45_000..]);
+    // pp_errors.h: PP_OK_COMPLETIONPENDING -1, PP_ERROR_FAILED -2, PP_ERROR_NO_MESSAGE_LOOP -51;
+    // PP_FILESYSTEMTYPE_EXTERNAL 1. ReadResponseBody of a body streamed to a file fails.
+    // pp_errors.h: PP_OK_COMPLETIONPENDING -1, PP_ERROR_FAILED -2, PP_ERROR_NO_MESSAGE_LOOP -51;
+    // PP_FILESYSTEMTYPE_EXTERNAL 1. ReadResponseBody of a body streamed to a file fails.
+    let streamed = |name: &str, bytes: &[u8]| {
+        format!(
+            "stream={name}\nset_stream_to_file=1\nopen=-1\nopen_callback=0\nopen_callback_on_main=0\n\
+             finish_callback=0\nrun=0\nprogress={n}\nstatus=200\nread_body=-2\nfile_ref=1\nfile_system_type=1\n\
+             file_open=0\nfile_bytes={n}\nfile_fnv={:08x}\n",
+            fnv1a(bytes),
+            n = bytes.len()
+        )
+    };
+    let expected = format!(
+        "no_loop=-51\nattach=0\n{}{}fs_open=0\nupload_file_open=0\nupload_file_write=50000\n\
+         append_data=1\nappend_file=1\nappend_rest=1\nappend_not_a_file=0\nappend_bad_offset=0\nupload_open=-1\n\
+         upload_open_callback=0\nupload_open_callback_on_main=0\nupload_run=0\nupload_status=200\n\
+         upload_reply=len={} fnv={:08x}\nstale_open=-2\nmain_request_is=1\nmain_request_open=0\n\
+         other_thread_status=200\n",
+        streamed("data.bin", &body),
+        streamed("big.bin", &big),
+        posted.len(),
+        fnv1a(&posted)
+    );
+    assert_eq!(got, [expected.as_str(), "done"], "url_stream");
+    no_exceptions(&session);
+    assert!(session.offsite().is_empty(), "the browser went beyond 127.0.0.1: {:#?}", session.offsite());
+    server.stop();
+    drop(child);
+    let heard: Vec<String> = lines.lines().map_while(Result::ok).collect();
+    assert_eq!(heard, [format!("POST /hash {}", posted.len())], "the HTTP server's requests");
 }

@@ -14,7 +14,9 @@
 //! with `pnacl cc`) connects to the test's echo server with callbacks on the main thread,
 //! sends a text and a binary message and gets them back, closes with a code and a reason;
 //! each step's ready state, URL, close code, reason and cleanness, and the errors of bad
-//! calls, must be those `ppb_websocket.h` gives.
+//! calls, must be those `ppb_websocket.h` gives. Then a worker thread of the module does
+//! the same with callbacks on its own PPB_MessageLoop, which must run on that thread
+//! (PP_ERROR_NO_MESSAGE_LOOP before it has one).
 //!
 //! No page throws; nothing connects beyond 127.0.0.1 (localhost is 127.0.0.1).
 
@@ -136,8 +138,8 @@ if (!window.got) {
     if (e.data === 'ready') el.postMessage(`ws://127.0.0.1:${new URLSearchParams(location.search).get('port')}/echo`);
   });
 }
-if (window.got.some((l) => l.startsWith('closed'))) return {error: '', got: window.got};
-if (performance.now() > 30000) return {error: 'no close after 30 s', got: window.got};
+if (window.got.some((l) => l.startsWith('thread'))) return {error: '', got: window.got};
+if (performance.now() > 30000) return {error: 'no thread line after 30 s', got: window.got};
 return null;
 ";
 
@@ -206,6 +208,12 @@ fn the_interface_behaves_as_its_header_says() {
         "close=-1 state=2".to_string(),
         // Closed cleanly with the code and reason the server echoed; no more messages.
         "closed result=0 code=1000 reason=bye clean=1 state=3 after=-2".to_string(),
+        // On a worker thread (each result/on the main thread): a callback before it has a
+        // message loop is refused with PP_ERROR_NO_MESSAGE_LOOP (-51); with one, Connect,
+        // ReceiveMessage and Close complete later (-1), and their callbacks run on it.
+        "thread no_loop=-51/0 attach=0/0 connect=-1/0 open=0/0 send=0/0 receive=-1/0 from a thread=0/0 \
+         close=-1/0 closed=0/0 run=0/0"
+            .to_string(),
     ];
     assert_eq!(got, expected, "websocket_api");
     assert!(session.offsite().is_empty(), "the browser went beyond 127.0.0.1: {:#?}", session.offsite());

@@ -46,6 +46,7 @@ pub const HOST_FILES: &[(&str, &str)] = &[
     ("web/surface.mjs", include_str!("../js/web/surface.mjs")),
     ("web/translate.mjs", include_str!("../js/web/translate.mjs")),
     ("web/translator-worker.mjs", include_str!("../js/web/translator-worker.mjs")),
+    ("web/urlinfos.mjs", include_str!("../js/web/urlinfos.mjs")),
     ("web/urlloader.mjs", include_str!("../js/web/urlloader.mjs")),
     ("web/vars.mjs", include_str!("../js/web/vars.mjs")),
     ("web/websocket.mjs", include_str!("../js/web/websocket.mjs")),

@@ -14,8 +14,12 @@ import { Errno } from '../errno.mjs';
 /** `pp_errors.h`. */
 export const PP = {
   OK: 0, ERROR_FAILED: -2, ERROR_BADARGUMENT: -4, ERROR_BADRESOURCE: -5, ERROR_NOINTERFACE: -6,
-  ERROR_INPROGRESS: -11, ERROR_NOTSUPPORTED: -12, ERROR_BLOCKS_MAIN_THREAD: -13, ERROR_WRONG_THREAD: -52,
+  ERROR_INPROGRESS: -11, ERROR_NOTSUPPORTED: -12, ERROR_BLOCKS_MAIN_THREAD: -13, ERROR_NO_MESSAGE_LOOP: -51,
+  ERROR_WRONG_THREAD: -52, OK_COMPLETIONPENDING: -1,
 };
+
+/** `PP_COMPLETIONCALLBACK_FLAG_OPTIONAL`. */
+export const OPTIONAL = 1;
 
 /** The main thread's `PPB_MessageLoop` resource. */
 const MAIN_LOOP = 1;
@@ -52,6 +56,39 @@ export function releaseResource(p, id) {
 export function completionCallback(p, at) {
   const { mem } = p.ctx;
   return { func: mem.u32(at), user: mem.u32(at + 4), flags: mem.u32(at + 8) };
+}
+
+/**
+ * Whether this thread may make a call with callback `c` that is done at once (the
+ * thread waits for the work): PP_OK, or the call's error (a blocking call on the main
+ * thread; a callback to run on a thread with no message loop).
+ * @param {import('./ppapi.mjs').Ppapi} p @param {{func: number, flags: number}} c
+ */
+export function callableHere(p, c) {
+  if (!c.func) return p.main ? PP.ERROR_BLOCKS_MAIN_THREAD : PP.OK;
+  if (p.main || c.flags & OPTIONAL) return PP.OK;
+  return p.loops.own.has(p.loops.current) ? PP.OK : PP.ERROR_NO_MESSAGE_LOOP;
+}
+
+/**
+ * Finishes a call with callback `c` whose work, done at once, gave `result`: a
+ * blocking call returns it (refused on the main thread), as does an optional callback;
+ * any other callback is queued on the calling thread's message loop with the result, and
+ * the call returns PP_OK_COMPLETIONPENDING (PP_ERROR_NO_MESSAGE_LOOP on a thread
+ * without one). Files (files.mjs) and, off the main thread, URLLoader and WebSocket use it.
+ * @param {import('./ppapi.mjs').Ppapi} p @param {{func: number, user: number, flags: number}} c
+ * @param {number} result
+ */
+export function completeHere(p, c, result) {
+  if (!c.func) return p.main ? PP.ERROR_BLOCKS_MAIN_THREAD : result;
+  if (c.flags & OPTIONAL) return result;
+  if (p.main) p.loops.toMain(c.func, c.user, result, 0);
+  else {
+    const loop = p.loops.own.get(p.loops.current);
+    if (!loop) return PP.ERROR_NO_MESSAGE_LOOP;
+    loop.queue.push({ at: performance.now(), func: c.func, user: c.user, result });
+  }
+  return PP.OK_COMPLETIONPENDING;
 }
 
 /** The message loops this thread runs. */

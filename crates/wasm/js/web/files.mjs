@@ -16,7 +16,7 @@
 // on a thread without one). A bad pointer from the guest is `PP_ERROR_BADARGUMENT`, an
 // unknown resource `PP_ERROR_BADRESOURCE`: never an exception.
 
-import { PP, completionCallback, nextResource } from './core.mjs';
+import { PP, completeHere, completionCallback, nextResource } from './core.mjs';
 import { VAR } from './channel.mjs';
 
 /** `pp_errors.h` codes beyond core.mjs's. */
@@ -27,9 +27,6 @@ export const FILE_ERROR = {
 
 /** `PP_FileSystemType`. */
 export const FS_TYPE = { INVALID: 0, EXTERNAL: 1, LOCALPERSISTENT: 2, LOCALTEMPORARY: 3, ISOLATED: 4 };
-
-/** `PP_COMPLETIONCALLBACK_FLAG_OPTIONAL`. */
-const OPTIONAL = 1;
 
 /** Bytes of a reply: four words, then a JSON body. */
 const REPLY_BYTES = 1 << 20;
@@ -91,34 +88,33 @@ function client(p) {
   };
 }
 
+/** @type {WeakMap<object, ReturnType<typeof client>>} each thread's client, made on its first request */
+const clients = new WeakMap();
+
+/**
+ * This thread's way to ask the file server (urlloader.mjs asks it too).
+ * @param {import('./ppapi.mjs').Ppapi} p
+ * @returns {ReturnType<typeof client>}
+ */
+export function fileRequests(p) {
+  return (op, args) => {
+    let ask = clients.get(p);
+    if (!ask) {
+      ask = client(p);
+      clients.set(p, ask);
+    }
+    return ask(op, args);
+  };
+}
+
 /** @param {import('./ppapi.mjs').Ppapi} p */
 export function functions(p) {
   const { mem } = p.ctx;
-  /** @type {ReturnType<typeof client> | null} */
-  let ask = null;
-  /** @type {ReturnType<typeof client>} */
-  const request = (op, args) => {
-    ask ??= client(p);
-    return ask(op, args);
-  };
+  const request = fileRequests(p);
 
-  /**
-   * Finishes a call with completion callback `cb` (a pointer to a copy) whose work gave
-   * `result`.
-   * @param {number} cb @param {number} result
-   */
-  const complete = (cb, result) => {
-    const c = completionCallback(p, cb);
-    if (!c.func) return p.main ? PP.ERROR_BLOCKS_MAIN_THREAD : result;
-    if (c.flags & OPTIONAL) return result;
-    if (p.main) p.loops.toMain(c.func, c.user, result, 0);
-    else {
-      const loop = p.loops.own.get(p.loops.current);
-      if (!loop) return FILE_ERROR.NO_MESSAGE_LOOP;
-      loop.queue.push({ at: performance.now(), func: c.func, user: c.user, result });
-    }
-    return FILE_ERROR.COMPLETIONPENDING;
-  };
+  /** Finishes a call with callback `cb` (a pointer to a copy) whose work gave `result`. */
+  const complete = (/** @type {number} */ cb, /** @type {number} */ result) =>
+    completeHere(p, completionCallback(p, cb), result);
   /**
    * A call that completes through callback `cb`: refused on the main thread if blocking
    * (before the work is done), else `work()` is its result.

@@ -9,8 +9,16 @@
 // every FileIO that has it open.
 //
 // Limits: OPFS keeps no creation or access time, so `Touch` times last as long as the
-// server; a directory is renamed by copying its tree (Chrome's OPFS moves files only); a file open in this instance cannot be deleted or renamed (PPAPI calls that
-// an error); a directory listing must fit the reply buffer (about 4,000 long names).
+// server; a directory is renamed by copying its tree (Chrome's OPFS moves files only); a
+// file open in this instance cannot be deleted or renamed (PPAPI calls that an error); a
+// directory listing must fit the reply buffer (about 4,000 long names).
+//
+// URLLoader's files (urlloader.mjs): a body streamed to a file goes to a temporary file
+// of its own, in `pnacl/url/SERVER/` (SERVER: a random name per server), named by its
+// FileRef, in a file system of type `PP_FILESYSTEMTYPE_EXTERNAL` that the module cannot
+// create; the file is deleted with its last FileRef, and the files of a server that
+// ended with some left, by the next server to stream a body. The page's own requests
+// (`{request, tag}`) are answered by a message `{tag, result, body}`.
 
 import { nextId } from './channel.mjs';
 
@@ -55,13 +63,48 @@ const touched = new Map();
 /** @type {Map<number, Promise<FileSystemDirectoryHandle>>} each file system's root */
 const roots = new Map();
 
+/** `PP_FileSystemType`s. */
+const EXTERNAL = 1, PERSISTENT = 2;
+/** This server's directory of URLLoader files, under `pnacl/url`. */
+const URL_FILES = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+/** The EXTERNAL file system of URLLoader's files (made with the first). */
+let urlFs = 0;
+/** @type {Map<number, Opened>} the files bodies are being streamed to, by FileRef */
+const streams = new Map();
+
+/**
+ * This server's directory of URLLoader files in `url` (pnacl/url). The server holds a
+ * Web Lock named after it for as long as it lives, taken before the directory is made;
+ * the directories of servers that no longer hold theirs (ended with files left) are
+ * removed.
+ * @param {FileSystemDirectoryHandle} url
+ */
+async function urlFiles(url) {
+  const locks = /** @type {any} */ (navigator).locks;
+  if (locks) {
+    await new Promise((granted) => {
+      locks.request(`pnacl/url/${URL_FILES}`, () => {
+        granted(undefined);
+        return new Promise(() => {});
+      });
+    });
+    /** @type {Set<string>} */
+    const held = new Set(((await locks.query()).held ?? []).map((/** @type {any} */ l) => l.name));
+    for await (const [name] of /** @type {any} */ (url).entries()) {
+      if (name !== URL_FILES && !held.has(`pnacl/url/${name}`)) url.removeEntry(name, { recursive: true }).catch(() => {});
+    }
+  }
+  return url.getDirectoryHandle(URL_FILES, { create: true });
+}
+
 /** @param {number} type */
 function root(type) {
   let r = roots.get(type);
   if (!r) {
-    r = navigator.storage.getDirectory()
-      .then((d) => d.getDirectoryHandle('pnacl', { create: true }))
-      .then((d) => d.getDirectoryHandle(type === 2 ? 'persistent' : 'temporary', { create: true }));
+    const dir = navigator.storage.getDirectory().then((d) => d.getDirectoryHandle('pnacl', { create: true }));
+    r = type === EXTERNAL
+      ? dir.then((d) => d.getDirectoryHandle('url', { create: true })).then(urlFiles)
+      : dir.then((d) => d.getDirectoryHandle(type === PERSISTENT ? 'persistent' : 'temporary', { create: true }));
     roots.set(type, r);
     r.catch(() => roots.delete(type));
   }
@@ -164,6 +207,10 @@ function reference(id, delta) {
   if (r.refs > 0) return;
   resources.delete(id);
   if (r.kind === 'ref') reference(r.fs, -1);
+  if (r.kind === 'ref' && r.type === EXTERNAL && !inUse(`${EXTERNAL}:${components(r.path).join('/')}`)) {
+    // A URLLoader's file goes with its last FileRef.
+    root(EXTERNAL).then((d) => d.removeEntry(components(r.path).join('/'))).catch(() => {});
+  }
   if (r.kind === 'io') closeIo(r);
 }
 
@@ -461,6 +508,75 @@ const OPS = {
     closeIo(io);
     return PP.OK;
   },
+  'stream-open': async () => {
+    if (!mailbox) return PP.FAILED;
+    const dir = await root(EXTERNAL);
+    if (!urlFs) {
+      urlFs = nextId(mailbox);
+      resources.set(urlFs, { kind: 'fs', refs: 1, type: EXTERNAL, opened: true });
+    }
+    const id = nextId(mailbox);
+    const file = await dir.getFileHandle(String(id), { create: true });
+    const handle = await /** @type {any} */ (file).createSyncAccessHandle({ mode: 'readwrite-unsafe' });
+    /** @type {Opened} */
+    const o = { handle, users: 1 };
+    opened.set(`${EXTERNAL}:${id}`, o);
+    streams.set(id, o);
+    newRef(id, urlFs, EXTERNAL, `/${id}`);
+    return [PP.OK, id];
+  },
+  'stream-write': ({ ref, at, chunk }) => {
+    const o = streams.get(ref);
+    if (!o || !(chunk instanceof Uint8Array)) return PP.FAILED;
+    let done = 0;
+    while (done < chunk.length) done += o.handle.write(chunk.subarray(done), { at: at + done });
+    return done;
+  },
+  'stream-end': ({ ref, drop }) => {
+    const o = streams.get(ref);
+    streams.delete(ref);
+    if (o) {
+      o.handle.flush();
+      if (--o.users === 0) {
+        o.handle.close();
+        opened.delete(`${EXTERNAL}:${ref}`);
+      }
+    }
+    if (drop) reference(ref, -1);
+    return PP.OK;
+  },
+  blob: async ({ ref, start, length, modified }) => {
+    const r = usableRef(ref);
+    if (typeof r === 'number') return r;
+    const parts = components(r.path);
+    const e = await lookup(r.type, parts);
+    if (!e) return PP.FILENOTFOUND;
+    if (e.kind !== 'file') return PP.NOTAFILE;
+    const open = opened.get(`${r.type}:${parts.join('/')}`);
+    /** @type {Blob} */
+    let file;
+    // As Chrome: a file changed since the time the module expects fails the request (one
+    // open here is taken as changed: OPFS gives no time for it).
+    if (modified && open) return PP.FAILED;
+    if (open) {
+      // A file open here is read through its handle, a piece at a time (Chrome keeps a
+      // large Blob on disk).
+      /** @type {BlobPart[]} */
+      const pieces = [];
+      const size = open.handle.getSize();
+      for (let at = 0; at < size; at += 1 << 20) {
+        const piece = new Uint8Array(Math.min(1 << 20, size - at));
+        open.handle.read(piece, { at });
+        pieces.push(piece);
+      }
+      file = new Blob(pieces);
+    } else {
+      const f = await e.handle.getFile();
+      if (modified && Math.abs(f.lastModified / 1000 - modified) > 1e-3) return PP.FAILED;
+      file = f;
+    }
+    return [PP.OK, file.slice(start, length < 0 ? undefined : start + length)];
+  },
   ref: ({ id, delta }) => {
     reference(id, delta < 0 ? -1 : 1);
     return PP.OK;
@@ -488,7 +604,7 @@ export function answer(reply, result, body) {
   Atomics.notify(words, 0);
 }
 
-/** @param {{op?: string, memory?: WebAssembly.Memory, mailbox?: SharedArrayBuffer, request?: any, reply?: SharedArrayBuffer}} m */
+/** @param {{op?: string, memory?: WebAssembly.Memory, mailbox?: SharedArrayBuffer, request?: any, reply?: SharedArrayBuffer, tag?: number}} m */
 async function serve(m) {
   if (m.op === 'attach') {
     memory = m.memory ?? null;
@@ -506,6 +622,7 @@ async function serve(m) {
     result = code(e);
   }
   if (m.reply) answer(m.reply, result, body);
+  else if (m.tag !== undefined) globalThis.postMessage({ tag: m.tag, result, body });
 }
 
 /** The server Worker's name (the page imports this module too, for `answer`). */

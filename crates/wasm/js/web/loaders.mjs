@@ -1,18 +1,22 @@
 // The page's side of `PPB_URLLoader` (see urlloader.mjs): each loader's request on
 // `fetch`, its response and the body as it streams in. Calls are answered in the
 // calling thread's reply mailbox (pagecall.mjs), at once or, for a blocking call, when it
-// completes; a completion with a callback goes to the main thread's mailbox.
+// completes; a completion with a callback goes to the main thread's mailbox. A body
+// streamed to a file goes chunk by chunk to the instance's file server (one chunk in
+// flight), and a request body's files come from it as Blob slices.
 
 import { encode } from './channel.mjs';
 import { PageReplies } from './pagecall.mjs';
+import { PageUrlInfos } from './urlinfos.mjs';
 
 /** `pp_errors.h`. */
-const OK = 0, COMPLETIONPENDING = -1, FAILED = -2, ABORTED = -3, BADRESOURCE = -5, NOACCESS = -7,
+const OK = 0, COMPLETIONPENDING = -1, FAILED = -2, ABORTED = -3, BADARGUMENT = -4, BADRESOURCE = -5, NOACCESS = -7,
   INPROGRESS = -11;
 /** The body bytes read ahead of the module before the page waits for it to read. */
 const READ_AHEAD = 1 << 20;
 
 /** @typedef {{thread: number, func: number, user: number, buffer: number, size?: number}} Waiter */
+/** @typedef {(request: Record<string, any>, transfer?: Transferable[]) => Promise<{result: number, body: any}>} FileCall */
 
 /**
  * @typedef {object} Loader
@@ -26,12 +30,20 @@ const READ_AHEAD = 1 << 20;
  * @property {number} received @property {number} total
  * @property {Waiter | null} opening @property {Waiter | null} waiting  a ReadResponseBody
  * @property {AbortController} abort
+ * @property {number} file  the FileRef the body streams to (0 if none)
+ * @property {Waiter | null} finishing  a FinishStreamingToFile
  */
 
 export class PageLoaders {
-  /** @param {(record: Uint8Array) => void} send  to the module's main thread */
-  constructor(send) {
+  /**
+   * @param {(record: Uint8Array) => void} send  to the module's main thread
+   * @param {FileCall} files  a request to the instance's file server
+   */
+  constructor(send, files) {
     this.send = send;
+    this.files = files;
+    /** The module's requests and response infos. */
+    this.infos = new PageUrlInfos((request) => void files(request));
     this.replies = new PageReplies();
     /** @type {Map<number, Loader>} */
     this.loaders = new Map();
@@ -51,12 +63,16 @@ export class PageLoaders {
   handle(m) {
     if (this.replies.register(m)) return;
     const answer = (/** @type {any[]} */ ...v) => this.replies.answer(m.thread, ...v);
+    if (m.act.startsWith('request-') || m.act.startsWith('response-')) {
+      answer(...this.infos.handle(m));
+      return;
+    }
     /** @type {Waiter} */
     const w = { thread: m.thread, func: m.func ?? 0, user: m.user ?? 0, buffer: m.buffer ?? 0, size: m.size };
     if (m.act === 'create') {
       this.loaders.set(m.id, { state: 'new', request: null, info: null, reader: null, chunks: [], buffered: 0,
         ended: false, failed: false, reading: false, received: 0, total: -1, opening: null, waiting: null,
-        abort: new AbortController() });
+        abort: new AbortController(), file: 0, finishing: null });
       answer(OK);
       return;
     }
@@ -68,10 +84,23 @@ export class PageLoaders {
     const pending = () => (w.func ? answer(COMPLETIONPENDING) : undefined);
     switch (m.act) {
       case 'is': answer(1); break;
-      case 'open':
+      case 'open': {
+        const request = l.state === 'new' ? this.infos.request(m.request) : null;
         if (l.state !== 'new') answer(INPROGRESS);
-        else this.open(l, m.request, w, pending, answer);
+        else if (!request) answer(BADARGUMENT);
+        else if (request.referrer !== undefined || request.transferEncoding !== undefined
+          || request.userAgent !== undefined) {
+          // Only trusted plugins could set them.
+          this.infos.release(request);
+          answer(NOACCESS);
+        } else {
+          Object.assign(request, { url: request.url ?? '', method: request.method ?? 'GET',
+            headers: request.headers ?? '', followRedirects: request.followRedirects ?? true });
+          this.open(l, request, w, pending, answer);
+          if (l.request !== request) this.infos.release(request);
+        }
         break;
+      }
       case 'follow':
         if (l.state !== 'redirect' || !l.request) answer(FAILED);
         else {
@@ -81,16 +110,28 @@ export class PageLoaders {
         }
         break;
       case 'upload': {
-        const size = l.request?.body?.length ?? 0;
+        const size = l.request?.bodySize ?? 0;
         answer(l.request?.recordUpload ? 1 : 0, l.info ? size : 0, size);
         break;
       }
+      case 'finish':
+        if (!l.request?.streamToFile || l.finishing || (l.state !== 'open' && l.state !== 'done')) answer(FAILED);
+        else if (l.ended) answer(l.failed ? FAILED : OK);
+        else {
+          l.finishing = w;
+          pending();
+        }
+        break;
       case 'download':
         answer(l.request?.recordDownload ? 1 : 0, l.received, l.total);
         break;
-      case 'response': answer(l.info); break;
+      case 'response':
+        if (l.info) this.infos.respond(m.as, l.info);
+        answer(l.info ? 1 : 0);
+        break;
       case 'read':
         if (l.waiting) answer(INPROGRESS);
+        else if (l.file) answer(FAILED);
         else if (l.state !== 'open' && l.state !== 'done') answer(FAILED);
         else if (l.chunks.length > 0 || l.ended) {
           answer(...this.take(l, w.size ?? 0));
@@ -106,8 +147,12 @@ export class PageLoaders {
         l.state = 'closed';
         this.complete(l.opening, ABORTED);
         this.complete(l.waiting, ABORTED);
-        l.opening = l.waiting = null;
+        this.complete(l.finishing, ABORTED);
+        l.opening = l.waiting = l.finishing = null;
         l.chunks = [];
+        if (l.request) this.infos.release(l.request);
+        // The loader's reference to its body's file (the file goes with the last one).
+        if (l.file) this.files({ op: 'stream-end', ref: l.file, drop: true });
         this.loaders.delete(m.id);
         answer(OK);
         break;
@@ -148,35 +193,126 @@ export class PageLoaders {
     l.state = 'opening';
     l.opening = w;
     pending();
+    this.fetch(l, url, same, headers).catch(() => this.failed(l));
+  }
+
+  /**
+   * The request body: the guest's bytes and the Blob slices of its files, or an error.
+   * @param {(Uint8Array | {ref: number, start: number, length: number, modified: number})[]} parts
+   * @returns {Promise<Blob | number>}
+   */
+  async body(parts) {
+    /** @type {BlobPart[]} */
+    const blobs = [];
+    for (const part of parts) {
+      if (part instanceof Uint8Array) blobs.push(part);
+      else {
+        const r = await this.files({ op: 'blob', ...part });
+        if (r.result !== OK || !(r.body instanceof Blob)) return r.result < 0 ? r.result : FAILED;
+        blobs.push(r.body);
+      }
+    }
+    return new Blob(blobs);
+  }
+
+  /**
+   * Runs the request and completes the Open.
+   * @param {Loader} l @param {URL} url @param {boolean} same @param {Headers} headers
+   */
+  async fetch(l, url, same, headers) {
+    const request = /** @type {Record<string, any>} */ (l.request);
     const method = String(request.method || 'GET').toUpperCase();
-    fetch(url, {
-      method, headers, body: request.body && method !== 'GET' && method !== 'HEAD' ? request.body : undefined,
+    const body = request.body && method !== 'GET' && method !== 'HEAD' ? await this.body(request.body) : undefined;
+    if (l.state === 'closed') return;
+    if (typeof body === 'number') {
+      this.failed(l, body);
+      return;
+    }
+    request.bodySize = body?.size ?? 0;
+    const r = await fetch(url, {
+      method, headers, body,
       mode: same ? 'same-origin' : 'cors', credentials: same ? 'same-origin' : request.allowCredentials ? 'include' : 'omit',
       redirect: request.followRedirects ? 'follow' : 'manual', signal: l.abort.signal,
-    }).then((r) => {
-      if (l.state === 'closed') return;
-      /** @type {string[]} */
-      const lines = [];
-      r.headers.forEach((value, name) => lines.push(`${name}: ${value}`));
-      const redirect = r.type === 'opaqueredirect';
-      l.info = { url: redirect ? url.href : r.url, redirectUrl: '', redirectMethod: redirect ? method : '',
-        status: redirect ? 302 : r.status, statusLine: redirect ? '' : `HTTP/1.1 ${r.status} ${r.statusText}`.trim(),
-        headers: lines.join('\n') };
-      const length = Number(r.headers.get('content-length') ?? -1);
-      l.total = Number.isFinite(length) ? length : -1;
-      l.state = redirect ? 'redirect' : 'open';
-      l.reader = redirect ? null : r.body?.getReader() ?? null;
-      if (!l.reader) l.ended = true;
-      this.complete(l.opening, OK);
-      l.opening = null;
-      this.pull(l);
-    }, () => {
-      if (l.state === 'closed') return;
-      l.state = 'done';
-      l.failed = true;
-      this.complete(l.opening, FAILED);
-      l.opening = null;
     });
+    if (l.state === 'closed') return;
+    /** @type {string[]} */
+    const lines = [];
+    r.headers.forEach((value, name) => lines.push(`${name}: ${value}`));
+    const redirect = r.type === 'opaqueredirect';
+    const info = { url: redirect ? url.href : r.url, redirectUrl: '', redirectMethod: redirect ? method : '',
+      status: redirect ? 302 : r.status, statusLine: redirect ? '' : `HTTP/1.1 ${r.status} ${r.statusText}`.trim(),
+      headers: lines.join('\n'), bodyRef: 0 };
+    const length = Number(r.headers.get('content-length') ?? -1);
+    l.total = Number.isFinite(length) ? length : -1;
+    l.reader = redirect ? null : r.body?.getReader() ?? null;
+    if (request.streamToFile && !redirect) {
+      const made = await this.files({ op: 'stream-open' });
+      if (l.state === 'closed') {
+        if (made.result === OK) this.files({ op: 'stream-end', ref: made.body, drop: true });
+        return;
+      }
+      if (made.result !== OK) {
+        this.failed(l, made.result);
+        return;
+      }
+      l.file = info.bodyRef = made.body;
+    }
+    l.info = info;
+    l.state = redirect ? 'redirect' : 'open';
+    if (!l.reader) l.ended = true;
+    this.complete(l.opening, OK);
+    l.opening = null;
+    if (l.file) this.stream(l).catch(() => this.streamed(l, true));
+    else this.pull(l);
+  }
+
+  /**
+   * Ends an Open that failed.
+   * @param {Loader} l @param {number} [result]
+   */
+  failed(l, result = FAILED) {
+    if (l.state === 'closed') return;
+    l.state = 'done';
+    l.failed = true;
+    this.complete(l.opening, result);
+    l.opening = null;
+  }
+
+  /**
+   * Writes the body to the loader's file as it comes, one chunk at a time.
+   * @param {Loader} l
+   */
+  async stream(l) {
+    const reader = l.reader;
+    let at = 0;
+    while (reader && l.state !== 'closed') {
+      const { done, value } = await reader.read();
+      if (done || l.state === 'closed') break;
+      const n = value?.length ?? 0;
+      if (!n) continue;
+      // The chunk's buffer moves to the server (a chunk that is part of a larger buffer is copied).
+      const chunk = value.byteLength === value.buffer.byteLength ? value : value.slice();
+      const r = await this.files({ op: 'stream-write', ref: l.file, at, chunk }, [chunk.buffer]);
+      if (r.result < 0) throw new Error('stream-write');
+      at += n;
+      l.received += n;
+    }
+    if (l.state === 'closed') return;
+    const r = await this.files({ op: 'stream-end', ref: l.file });
+    this.streamed(l, r.result !== OK);
+  }
+
+  /**
+   * The body has all been written to the file (or failed): a FinishStreamingToFile completes.
+   * @param {Loader} l @param {boolean} failed
+   */
+  streamed(l, failed) {
+    if (l.state === 'closed') return;
+    l.ended = true;
+    l.failed ||= failed;
+    l.state = 'done';
+    this.complete(l.finishing, l.failed ? FAILED : OK);
+    l.finishing = null;
   }
 
   /**

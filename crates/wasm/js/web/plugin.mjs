@@ -73,7 +73,10 @@ export class Plugin {
     this.input = new PageInput((r) => this.writer.send(r), () => this.loaded && this.stop !== null);
     this.input.attach(el);
     this.sockets = new PageSockets((r) => this.writer.send(r));
-    this.loaders = new PageLoaders((r) => this.writer.send(r));
+    /** @type {Map<number, (answer: {result: number, body: any}) => void>} the page's own file requests */
+    this.fileCalls = new Map();
+    this.fileTag = 0;
+    this.loaders = new PageLoaders((r) => this.writer.send(r), (request, transfer) => this.fileCall(request, transfer));
     this.surface = new Surface(el, (g, func, user) => this.writer.send(encode(['flushed', g, func, user])));
     const plugin = this;
     Object.defineProperties(el, {
@@ -286,26 +289,62 @@ export class Plugin {
    * @param {any} request @param {SharedArrayBuffer | undefined} reply
    */
   files(request, reply) {
-    if (!this.fileServer) {
-      if (request?.op === 'ref') return;
-      const server = new Worker(new URL('./fileserver.mjs', import.meta.url), { type: 'module', name: SERVER_NAME });
-      server.onerror = (e) => {
-        e.preventDefault();
-        console.error(`pnacl: ${this.name}: the file server failed: ${e.message}`);
-        this.fileServer = null;
-        for (const r of this.replies) if (Atomics.load(new Int32Array(r, 0, 1), 0) === 0) answer(r, -2, null);
-      };
-      server.postMessage({ op: 'attach', memory: this.memory, mailbox: this.box });
-      this.fileServer = server;
-    }
+    // (A reference to a request or a response info of URLLoader's is kept on the page.)
+    if (request?.op === 'ref' && this.loaders.infos.reference(request.id, request.delta)) return;
+    if (!this.fileServer && request?.op === 'ref') return;
+    const server = this.server();
     // A thread has one request out at a time, so each thread's buffer is kept once.
     if (reply) this.replies.add(reply);
     try {
-      this.fileServer.postMessage({ request, reply });
+      server.postMessage({ request, reply });
     } catch (e) {
       console.error(`pnacl: ${this.name}: a file request could not be passed on: ${e}`);
       if (reply) answer(reply, -2, null);
     }
+  }
+
+  /**
+   * A file request of the page's own (loaders.mjs), answered by a message from the server.
+   * @param {Record<string, any>} request @param {Transferable[]} [transfer]
+   * @returns {Promise<{result: number, body: any}>}
+   */
+  fileCall(request, transfer = []) {
+    const tag = ++this.fileTag;
+    return new Promise((resolve) => {
+      this.fileCalls.set(tag, resolve);
+      try {
+        this.server().postMessage({ request, tag }, transfer);
+      } catch {
+        this.fileCalls.delete(tag);
+        resolve({ result: -2, body: null });
+      }
+    });
+  }
+
+  /**
+   * The instance's file server, started on the first request; if it fails, every request
+   * out fails with `PP_ERROR_FAILED`.
+   * @returns {Worker}
+   */
+  server() {
+    if (this.fileServer) return this.fileServer;
+    const server = new Worker(new URL('./fileserver.mjs', import.meta.url), { type: 'module', name: SERVER_NAME });
+    server.onerror = (e) => {
+      e.preventDefault();
+      console.error(`pnacl: ${this.name}: the file server failed: ${e.message}`);
+      this.fileServer = null;
+      for (const r of this.replies) if (Atomics.load(new Int32Array(r, 0, 1), 0) === 0) answer(r, -2, null);
+      for (const resolve of this.fileCalls.values()) resolve({ result: -2, body: null });
+      this.fileCalls.clear();
+    };
+    server.onmessage = (e) => {
+      const resolve = this.fileCalls.get(e.data?.tag);
+      this.fileCalls.delete(e.data?.tag);
+      resolve?.({ result: e.data.result, body: e.data.body });
+    };
+    server.postMessage({ op: 'attach', memory: this.memory, mailbox: this.box });
+    this.fileServer = server;
+    return server;
   }
 
   /** @param {number} status  the module's exit status (134 after a trap) */

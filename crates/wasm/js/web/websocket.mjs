@@ -9,13 +9,14 @@
 // complete later, and `ReceiveMessage` returns `PP_OK` at once when a message is waiting
 // (its callback is then not called) or completes when one comes; once the socket has
 // closed and every buffered message has been taken, it fails with `PP_ERROR_FAILED`.
-// A completion callback runs on the main thread's loop; on another thread a call must
-// block (a NULL callback function), and the page answers when the call completes. A
-// callback on another thread's own message loop is refused with PP_ERROR_NOTSUPPORTED
-// (a listed limit).
+// On the main thread a completion callback runs on the main thread's loop when the page
+// says the call completed. On another thread the call waits for the page's answer (as a
+// file call does, core.mjs `completeHere`), then a callback is queued on that thread's
+// message loop with the result (PP_ERROR_NO_MESSAGE_LOOP if it has none): so a
+// `ReceiveMessage` there holds its thread, and its loop, until a message comes.
 
 import { VAR } from './channel.mjs';
-import { PP, completionCallback, guarded } from './core.mjs';
+import { PP, callableHere, completeHere, completionCallback, guarded } from './core.mjs';
 import { PageCaller } from './pagecall.mjs';
 
 /** `PPB_WebSocket;1.0`'s slots. */
@@ -83,24 +84,17 @@ export function functions(p) {
   };
   const putString = (/** @type {number} */ out, /** @type {string | undefined} */ s) =>
     p.vars.write(out, s === undefined || s === null ? { t: VAR.UNDEFINED, v: 0 } : p.vars.string(s));
-  /**
-   * The callback of an asynchronous call, or its error: on the main thread it must have
-   * a function; elsewhere it must not (the call blocks).
-   * @returns {{func: number, user: number} | number}
-   */
-  const callback = (/** @type {number} */ at) => {
-    const c = completionCallback(p, at);
-    if (p.main) return c.func ? c : PP.ERROR_BLOCKS_MAIN_THREAD;
-    return c.func ? PP.ERROR_NOTSUPPORTED : c;
-  };
   /** An asynchronous call: its result; a message it received goes to `out`. */
   const pending = (/** @type {Record<string, any>} */ m, /** @type {number} */ cbAt, /** @type {number} */ out = 0) => {
-    const cb = callback(cbAt);
-    if (typeof cb === 'number') return cb;
+    const c = completionCallback(p, cbAt);
+    const refused = p.main ? (c.func ? PP.OK : PP.ERROR_BLOCKS_MAIN_THREAD) : callableHere(p, c);
+    if (refused !== PP.OK) return refused;
     if (out) p.ctx.mem.check(out, 16);
-    const [result, message] = ask({ ...m, func: cb.func, user: cb.user, out });
+    // Off the main thread the page answers when the call completes.
+    const func = p.main ? c.func : 0;
+    const [result, message] = ask({ ...m, func, user: c.user, out });
     if (out && result === PP.OK && message !== undefined) p.vars.write(out, toVar(p, message));
-    return result;
+    return p.main ? result : completeHere(p, c, result);
   };
   const query = (/** @type {string} */ act, /** @type {number} */ r) => ask({ act, id: r })[0];
   const fns = {

@@ -17,7 +17,7 @@ typedef int32_t PP_Module;
 typedef int32_t PP_Bool;
 typedef double PP_TimeTicks;
 
-enum { PP_VARTYPE_UNDEFINED = 0, PP_VARTYPE_INT32 = 2, PP_VARTYPE_STRING = 5, PP_VARTYPE_ARRAY_BUFFER = 9 };
+enum { PP_VARTYPE_UNDEFINED = 0, PP_VARTYPE_INT32 = 3, PP_VARTYPE_STRING = 5, PP_VARTYPE_ARRAY_BUFFER = 9 };
 struct PP_Var {
   int32_t type;
   int32_t padding;
@@ -75,6 +75,9 @@ static PPB_GetInterface get_browser_interface;
 static const struct PPB_Var_1_1 *var;
 static const struct PPB_Messaging_1_0 *messaging;
 static PP_Instance the_instance;
+/* The embed's attributes, as DidCreate gives them (valid during instance_created). */
+static uint32_t the_argc;
+static const char **the_argn, **the_argv;
 static const void *module_interface(const char *name);
 static void instance_created(void);
 
@@ -96,8 +99,8 @@ static void var_text(struct PP_Var v, char *out, size_t size) {
 }
 
 static PP_Bool did_create(PP_Instance instance, uint32_t argc, const char *argn[], const char *argv[]) {
-  (void)argc, (void)argn, (void)argv;
   the_instance = instance;
+  the_argc = argc, the_argn = argn, the_argv = argv;
   instance_created();
   return 1;
 }

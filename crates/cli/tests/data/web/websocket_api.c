@@ -2,8 +2,12 @@
  * server; it connects on the main thread with completion callbacks, sends a text and a
  * binary message, receives both back, closes with a code and a reason, and posts a line
  * at each step with what PPB_WebSocket reports (ready state, URL, buffered amount, close
- * code, reason and cleanness), and the errors of bad calls. Layout from Chromium's
- * ppapi/c/ppb_websocket.h and ppb_var_array_buffer.h. */
+ * code, reason and cleanness), and the errors of bad calls. Then a worker thread (pthread)
+ * connects with a callback before it has a message loop (refused), attaches one, and
+ * connects, sends, receives and closes with callbacks that must run on it; it posts
+ * "thread ..." with what it saw. Layout from Chromium's ppapi/c/ppb_websocket.h,
+ * ppb_var_array_buffer.h and ppb_message_loop.h. */
+#include <pthread.h>
 #include <stdio.h>
 #include "ppapi_min.h"
 
@@ -31,7 +35,20 @@ struct PPB_VarArrayBuffer_1_0 {
   void (*Unmap)(struct PP_Var array);
 };
 
+struct PPB_MessageLoop_1_0 {
+  PP_Resource (*Create)(PP_Instance instance);
+  PP_Resource (*GetForMainThread)(void);
+  PP_Resource (*GetCurrent)(void);
+  int32_t (*AttachToCurrentThread)(PP_Resource message_loop);
+  int32_t (*Run)(PP_Resource message_loop);
+  int32_t (*PostWork)(PP_Resource message_loop, struct PP_CompletionCallback callback, int64_t delay_ms);
+  int32_t (*PostQuit)(PP_Resource message_loop, PP_Bool should_destroy);
+};
+
 static const struct PPB_WebSocket_1_0 *ws_if;
+static const struct PPB_MessageLoop_1_0 *loops;
+static const struct PPB_Core_1_0 *core;
+static char server_url[100];
 static const struct PPB_VarArrayBuffer_1_0 *buffers;
 static PP_Resource ws;
 static struct PP_Var incoming;
@@ -96,6 +113,61 @@ static void on_message(void *user, int32_t result) {
   receive_next();
 }
 
+/* The worker thread's socket, loop and what its callbacks saw. */
+static PP_Resource thread_ws, thread_loop;
+static struct PP_Var thread_incoming;
+static char thread_line[300];
+
+static void thread_note(const char *what, int32_t result) {
+  size_t n = strlen(thread_line);
+  snprintf(thread_line + n, sizeof thread_line - n, " %s=%d/%d", what, (int)result, (int)core->IsMainThread());
+}
+static void thread_closed(void *user, int32_t result) {
+  (void)user;
+  thread_note("closed", result);
+  loops->PostQuit(thread_loop, 0);
+}
+static void thread_received(void *user, int32_t result) {
+  (void)user;
+  char text[32];
+  var_text(thread_incoming, text, sizeof text);
+  var->Release(thread_incoming);
+  thread_note(text, result);
+  struct PP_Var reason = string_var("done");
+  thread_note("close", ws_if->Close(thread_ws, 1000, reason, (struct PP_CompletionCallback){thread_closed, NULL, 0}));
+  var->Release(reason);
+}
+static void thread_opened(void *user, int32_t result) {
+  (void)user;
+  thread_note("open", result);
+  struct PP_Var text = string_var("from a thread");
+  thread_note("send", ws_if->SendMessage(thread_ws, text));
+  var->Release(text);
+  int32_t r = ws_if->ReceiveMessage(thread_ws, &thread_incoming, (struct PP_CompletionCallback){thread_received, NULL, 0});
+  thread_note("receive", r);
+  if (r != -1) thread_received(NULL, r);
+}
+static void never_called(void *user, int32_t result) {
+  (void)user;
+  thread_note("never_called", result);
+}
+static void *worker(void *arg) {
+  (void)arg;
+  strcpy(thread_line, "thread");
+  struct PP_Var u = string_var(server_url);
+  PP_Resource early = ws_if->Create(the_instance);
+  thread_note("no_loop", ws_if->Connect(early, u, NULL, 0, (struct PP_CompletionCallback){never_called, NULL, 0}));
+  core->ReleaseResource(early);
+  thread_loop = loops->Create(the_instance);
+  thread_note("attach", loops->AttachToCurrentThread(thread_loop));
+  thread_ws = ws_if->Create(the_instance);
+  thread_note("connect", ws_if->Connect(thread_ws, u, NULL, 0, (struct PP_CompletionCallback){thread_opened, NULL, 0}));
+  var->Release(u);
+  thread_note("run", loops->Run(thread_loop));
+  post(thread_line);
+  return NULL;
+}
+
 static void on_closed(void *user, int32_t result) {
   (void)user;
   char line[160], reason[32];
@@ -108,6 +180,8 @@ static void on_closed(void *user, int32_t result) {
            (unsigned)ws_if->GetCloseCode(ws), reason, (int)ws_if->GetCloseWasClean(ws), (int)ws_if->GetReadyState(ws),
            (int)after);
   post(line);
+  pthread_t t;
+  pthread_create(&t, 0, worker, 0);
 }
 
 static void on_open(void *user, int32_t result) {
@@ -140,6 +214,7 @@ static void handle_message(PP_Instance instance, struct PP_Var message) {
   (void)instance;
   char url[100], line[120];
   var_text(message, url, sizeof url);
+  snprintf(server_url, sizeof server_url, "%s", url);
   struct PP_Var bad = string_var("http://127.0.0.1/");
   PP_Resource other = ws_if->Create(the_instance);
   int32_t r1 = ws_if->Connect(other, bad, NULL, 0, (struct PP_CompletionCallback){on_open, NULL, 0});
@@ -168,5 +243,7 @@ static const void *module_interface(const char *name) {
 static void instance_created(void) {
   ws_if = get_browser_interface("PPB_WebSocket;1.0");
   buffers = get_browser_interface("PPB_VarArrayBuffer;1.0");
-  post(ws_if && buffers ? "ready" : "missing interfaces");
+  loops = get_browser_interface("PPB_MessageLoop;1.0");
+  core = get_browser_interface("PPB_Core;1.0");
+  post(ws_if && buffers && loops && core ? "ready" : "missing interfaces");
 }
