@@ -29,8 +29,10 @@ use std::sync::{Arc, Mutex};
                         (program.portable.pnacl-translate.url) and runs the module in Workers on shared memory; \
                         the element gets postMessage, readyState, lastError and its load, error, message and \
                         crash events. PPAPI interfaces offered: Core, Instance, Messaging, Var, VarArrayBuffer, \
-                        VarArray, VarDictionary, Console, View, MessageLoop, InputEvent (requests only); for any \
-                        other, PPB_GetInterface returns NULL and the page's console names it.\n\n\
+                        VarArray, VarDictionary, Console, View, MessageLoop, Graphics2D, ImageData, InputEvent \
+                        (mouse, wheel, keyboard, touch), WebSocket, URLLoader, URLRequestInfo, URLResponseInfo, \
+                        FileSystem, FileRef, FileIO (in the browser's origin private file system); for any other, \
+                        PPB_GetInterface returns NULL and the page's console names it.\n\n\
                         Shared memory needs a cross-origin isolated page. --serve listens on 127.0.0.1 only \
                         (port 0: a free port; the URL is printed first) and sends the headers itself. A static \
                         host must send, with every file: Cross-Origin-Opener-Policy: same-origin and \
