@@ -313,6 +313,17 @@ pub fn alignment_error(op: &str, ty: Ty, bytes: u32) -> Option<String> {
     }
 }
 
+/// Whether a call that wants a result of type `want` may call a function whose result is
+/// `has`, as `pnacl run` and `pnacl wasm` allow it (with a call's extra arguments, the
+/// other mismatch native PNaCl let pass): the same type; none where the call wants one
+/// (the call gets zero: real pexes call `void` thread functions through
+/// `void *(*)(void *)`); or a scalar where the call wants none (it is dropped).
+pub fn call_result_compatible(want: Ty, has: Ty) -> bool {
+    want == has
+        || (has == Ty::Void && want != Ty::Void)
+        || (want == Ty::Void && matches!(has, Ty::I32 | Ty::I64 | Ty::Float | Ty::Double))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

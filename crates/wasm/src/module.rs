@@ -397,19 +397,11 @@ pub fn helper_type(h: Helper) -> FuncType {
 /// Whether a function of type `entry` may be called through a call site of type `site`:
 /// its parameters begin the site's (the others are dropped), and its result is the site's,
 /// or none where the site wants one (the site gets zero), or a scalar where the site wants
-/// none (dropped). PNaCl's rule as `pnacl run` applies it.
+/// none (dropped): [`pnacl_bitcode::abi::call_result_compatible`] in wasm's types.
 pub(crate) fn compatible(site: &FuncType, entry: &FuncType) -> bool {
     site.0.starts_with(&entry.0)
         && (site.1 == entry.1
             || (entry.1.is_empty() && site.1.len() == 1)
             || (site.1.is_empty()
                 && matches!(entry.1[..], [ValType::I32 | ValType::I64 | ValType::F32 | ValType::F64])))
-}
-
-/// [`compatible`]'s rule for results: a call that wants `want` of a function returning
-/// `has`.
-pub(crate) fn results_compatible(want: Ty, has: Ty) -> bool {
-    want == has
-        || (has == Ty::Void && want != Ty::Void)
-        || (want == Ty::Void && matches!(has, Ty::I32 | Ty::I64 | Ty::Float | Ty::Double))
 }

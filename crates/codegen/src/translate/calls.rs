@@ -10,7 +10,8 @@ use cranelift_codegen::ir::types::*;
 use cranelift_codegen::ir::{
     Block, BlockArg, ExtFuncData, ExternalName, FuncRef, InstBuilder, UserExternalName, Value,
 };
-use pnacl_bitcode::ir::{Ty, ValueId, ValueKind};
+use pnacl_bitcode::abi::call_result_compatible;
+use pnacl_bitcode::ir::{ALL_TYPES, Ty, ValueId, ValueKind};
 
 impl Translator<'_, '_, '_> {
     pub(super) fn func_ref(&mut self, f: u32) -> FuncRef {
@@ -103,7 +104,7 @@ impl Translator<'_, '_, '_> {
         // The compatible signatures a table entry may have, longest parameter list first.
         let others: Vec<(usize, Ty, u32)> = (0..=params.len())
             .rev()
-            .flat_map(|n| compatible_results(ret).into_iter().map(move |r| (n, r)))
+            .flat_map(|n| ALL_TYPES.into_iter().filter(|&r| call_result_compatible(ret, r)).map(move |r| (n, r)))
             .filter(|&(n, r)| (n, r) != (params.len(), ret))
             .filter_map(|(n, r)| Some((n, r, self.env.sigs.id(r, &params[..n])?)))
             .collect();
@@ -127,11 +128,7 @@ impl Translator<'_, '_, '_> {
             self.b.ins().brif(same, call, &[], next, &[]);
             self.b.switch_to_block(call);
             let r = self.call_entry(entry, callee_ret, &params[..n], &args[..n])?;
-            let r = match (ret, callee_ret) {
-                (Ty::Void, _) => None,
-                (_, Ty::Void) => Some(self.zero(clif_type(ret))),
-                _ => r,
-            };
+            let r = self.result_as(ret, r);
             self.jump_with(join, r);
             check = next;
         }
@@ -151,14 +148,10 @@ impl Translator<'_, '_, '_> {
         args: &[ValueId],
     ) -> Result<Option<Value>, String> {
         let sig = self.env.m.signature(f);
-        if compatible_results(ret).contains(&sig.ret) && params.starts_with(&sig.params) {
+        if call_result_compatible(ret, sig.ret) && params.starts_with(&sig.params) {
             let declared = sig.params.len();
             let r = self.direct_call(f, &args[..declared])?;
-            return Ok(match (ret, sig.ret) {
-                (Ty::Void, _) => None,
-                (_, Ty::Void) => Some(self.zero(clif_type(ret))),
-                _ => r,
-            });
+            return Ok(self.result_as(ret, r));
         }
         self.trap(TrapKind::BadSignature);
         // The block goes on in the bitcode; its code is unreachable.
@@ -202,19 +195,20 @@ impl Translator<'_, '_, '_> {
         Ok(self.b.inst_results(call).first().copied())
     }
 
+    /// A compatible callee's result `r` as a call that wants `ret` gets it (see
+    /// [`call_result_compatible`]): dropped, zero for a callee that has none, or itself.
+    fn result_as(&mut self, ret: Ty, r: Option<Value>) -> Option<Value> {
+        match (ret, r) {
+            (Ty::Void, _) => None,
+            (_, None) => Some(self.zero(clif_type(ret))),
+            (_, r) => r,
+        }
+    }
+
     fn jump_with(&mut self, block: Block, v: Option<Value>) {
         match v {
             Some(v) => self.b.ins().jump(block, &[BlockArg::Value(v)]),
             None => self.b.ins().jump(block, &[]),
         };
-    }
-}
-
-/// The results a callee may have when a call wants `ret`: `ret` itself, none (the call
-/// gets zero) where `ret` is one, and any scalar (dropped) where `ret` is none.
-pub(crate) fn compatible_results(ret: Ty) -> Vec<Ty> {
-    match ret {
-        Ty::Void => vec![Ty::Void, Ty::I32, Ty::I64, Ty::Float, Ty::Double],
-        _ => vec![ret, Ty::Void],
     }
 }

@@ -47,7 +47,7 @@ impl Func<'_, '_> {
             let sig = m.signature(f);
             let ret = indirect_ret.unwrap_or(sig.ret);
             let matches = args.len() >= sig.params.len()
-                && crate::module::results_compatible(ret, sig.ret)
+                && pnacl_bitcode::abi::call_result_compatible(ret, sig.ret)
                 && (0..sig.params.len()).all(|k| self.ty(arg(k)) == sig.params[k]);
             if !matches {
                 // PNaCl's rule, as pnacl run applies it: extra arguments, and a result
