@@ -98,12 +98,12 @@ pub fn run(args: &Args) -> i32 {
 }
 
 fn web(args: &Args) -> Result<i32, Failure> {
+    if (args.in_browser || args.polyfill.is_some()) && !polyfill::has_translator() {
+        return Err(Failure::new(crate::report::Diagnostic::error(None, polyfill::NO_TRANSLATOR)));
+    }
     let (Some(site), None) = (&args.site, &args.polyfill) else {
         return write_polyfill(args.polyfill.as_deref().unwrap_or(Path::new(".")));
     };
-    if args.in_browser && !polyfill::has_translator() {
-        return Err(Failure::new(crate::report::Diagnostic::error(None, polyfill::NO_TRANSLATOR)));
-    }
     let name = output::input_name(site);
     let root = Root::open(site).map_err(|e| Failure::input(&name, e))?;
     match &args.output {
@@ -114,9 +114,6 @@ fn web(args: &Args) -> Result<i32, Failure> {
 
 /// `--polyfill DIR`: the polyfill's files, all or none.
 fn write_polyfill(dir: &Path) -> Result<i32, Failure> {
-    if !polyfill::has_translator() {
-        return Err(Failure::new(crate::report::Diagnostic::error(None, polyfill::NO_TRANSLATOR)));
-    }
     let files: Vec<(PathBuf, &[u8])> = polyfill::files().into_iter().map(|(rel, b)| (dir.join(rel), b)).collect();
     let refs: Vec<(&Path, &[u8])> = files.iter().map(|(p, b)| (p.as_path(), *b)).collect();
     output::write_all(&refs)?;
