@@ -20,20 +20,6 @@ use pnacl_testutil::{corpus_dir, pnacl_binary, test_cache_home};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-/// Copies the directory `from` into `to` (files and subdirectories).
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create a directory");
-    for entry in std::fs::read_dir(from).unwrap_or_else(|e| panic!("{}: {e}", from.display())) {
-        let path = entry.expect("directory entry").path();
-        let target = to.join(path.file_name().expect("a name"));
-        if path.is_dir() {
-            copy_dir(&path, &target);
-        } else {
-            std::fs::copy(&path, &target).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        }
-    }
-}
-
 /// Runs `cmd` in `dir`, which must succeed; its output.
 fn run_ok(mut cmd: Command, dir: &Path, what: &str) -> Output {
     let o = cmd.current_dir(dir).output().unwrap_or_else(|e| panic!("{what}: cannot run it: {e}"));
@@ -50,7 +36,7 @@ fn run_ok(mut cmd: Command, dir: &Path, what: &str) -> Output {
 /// zlib in `dir`, configured and built by its own configure and Makefile with the compiler
 /// `cc` and the archiver `ar`.
 fn build_zlib(dir: &Path, cc: &str, ar: &str, cflags: &str) {
-    copy_dir(&corpus_dir().join("c/zlib"), dir);
+    pnacl_testutil::copy_dir(&corpus_dir().join("c/zlib"), dir);
     // The corpus keeps zlib's C sources and build files, but not its pkg-config template,
     // from which configure writes zlib.pc (nothing here reads that).
     std::fs::write(dir.join("zlib.pc.in"), "").expect("write zlib.pc.in");
@@ -137,7 +123,7 @@ fn zlib_builds_with_its_own_configure_and_makefile() {
 /// Lua in `dir`, built by its makefile with the compiler `cc` and the archiver `ar`, and
 /// `MYCFLAGS` if given (else the makefile's own).
 fn build_lua(dir: &Path, cc: &str, ar: &str, cflags: Option<&str>) {
-    copy_dir(&corpus_dir().join("c/lua"), dir);
+    pnacl_testutil::copy_dir(&corpus_dir().join("c/lua"), dir);
     let mut make = Command::new("make");
     make.arg(format!("CC={cc}")).arg(format!("AR={ar}")).arg("RANLIB=true");
     if let Some(cflags) = cflags {
@@ -215,7 +201,7 @@ fn coremark_builds_and_runs_with_its_own_makefile() {
     let cc = format!("{} cc", pnacl.display());
     let run = format!("{} run", pnacl.display());
     for (dir, cc, run) in [(pdir, cc.as_str(), run.as_str()), (ndir, "gcc -m32", "")] {
-        copy_dir(&corpus_dir().join("c/coremark"), dir);
+        pnacl_testutil::copy_dir(&corpus_dir().join("c/coremark"), dir);
         let mut make = Command::new("make");
         make.args(["PORT_DIR=posix", "SEPARATE_COMPILE=1", "ITERATIONS=300"])
             .arg(format!("CC={cc}"))

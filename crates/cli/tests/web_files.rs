@@ -29,7 +29,7 @@
 //! crashes but where listed in [`KNOWN_CRASHES`], nothing connects beyond 127.0.0.1 (the
 //! requests that supernet_api's page makes itself to NXT nodes do not resolve).
 
-use pnacl_testutil::browser::{Scripted, Served, Session, run_scripted};
+use pnacl_testutil::browser::{Scripted, Served, Session, build_module, run_scripted};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -226,10 +226,7 @@ fn iguana_small_starts_with_its_files() {
     let pages = [Scripted { url: format!("{}iguana/index.html", server.url), until: IGUANA.into(), screenshot: None }];
     let session = run_scripted(&pages, 1, Duration::from_secs(120));
     session.print(&["iguana_small"]);
-    let p = &session.pages[0];
-    assert!(p.error.is_none(), "{}: {:?} (the page: {:?})", p.url, p.error, p.value);
-    let v = p.value.clone().expect("a value");
-    assert_eq!(v["error"], "", "iguana_small: {v}");
+    let v = session.result(0, "iguana_small");
     assert_eq!(v["embed"], true, "iguana_small: the module was not created (no storage grant?): {v}");
     let modules = page_logs(&session, "iguana.nmf");
     assert!(modules.iter().any(|l| l.contains("created.(DB/.tmpmarker)")), "iguana_small: no file made: {modules:#?}");
@@ -249,10 +246,7 @@ fn glbench_mounts_html5fs() {
     }];
     let session = run_scripted(&pages, 1, Duration::from_secs(90));
     session.print(&["glbench"]);
-    let p = &session.pages[0];
-    assert!(p.error.is_none(), "{}: {:?} (the page: {:?})", p.url, p.error, p.value);
-    let v = p.value.clone().expect("a value");
-    assert_eq!(v["error"], "", "glbench: {v}");
+    let v = session.result(0, "glbench");
     assert_eq!(v["status"], "SUCCESS", "glbench: {v}");
     let lines = page_logs(&session, "index.html 19:");
     let wanted = [
@@ -370,28 +364,13 @@ fn file_interfaces_follow_the_headers() {
     let _browser = one_browser();
     let site = tempfile::tempdir().expect("temporary directory");
     let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/web_files_probe.c");
-    let out = pnacl_testutil::pnacl_command()
-        .args(["cc", "-O2"])
-        .arg(&source)
-        .arg("-o")
-        .arg(site.path().join("probe.pexe"))
-        .output()
-        .expect("run pnacl cc");
-    assert!(out.status.success(), "pnacl cc: {}", String::from_utf8_lossy(&out.stderr));
+    build_module(&source, site.path(), "probe");
     std::fs::write(site.path().join("index.html"), PROBE_PAGE).expect("write the page");
-    std::fs::write(
-        site.path().join("probe.nmf"),
-        r#"{"program": {"portable": {"pnacl-translate": {"url": "probe.pexe"}}}}"#,
-    )
-    .expect("write the manifest");
     let server = Served::web(site.path());
     let pages = [Scripted { url: format!("{}index.html", server.url), until: PROBE.into(), screenshot: None }];
     let session = run_scripted(&pages, 1, Duration::from_secs(90));
     session.print(&["probe"]);
-    let p = &session.pages[0];
-    assert!(p.error.is_none(), "{}: {:?} (the page: {:?})", p.url, p.error, p.value);
-    let v = p.value.clone().expect("a value");
-    assert_eq!(v["error"], "", "probe: {v}");
+    let v = session.result(0, "probe");
     let mut messages: Vec<String> = v["messages"]
         .as_array()
         .expect("messages")

@@ -89,12 +89,7 @@ fn path_tracer_paints_a_converging_image() {
     let noise = |m: &serde_json::Value| m["noise"].as_f64().unwrap_or(0.0);
     assert!(noise(last) < noise(first), "path_tracer: the image does not get less noisy: {v}");
 
-    let thrown: Vec<&String> = session
-        .console
-        .iter()
-        .filter(|l| l.contains("Uncaught") || l.contains("pnacl: ") && l.contains("ended"))
-        .collect();
-    assert!(thrown.is_empty(), "exceptions or module ends in the page: {thrown:#?}");
+    session.assert_no_exceptions_or_ends();
     let offsite: Vec<String> =
         session.offsite().into_iter().filter(|o| !o.contains("http://fonts.googleapis.com/css?family=")).collect();
     assert!(offsite.is_empty(), "the browser went beyond 127.0.0.1: {offsite:#?}");

@@ -156,12 +156,7 @@ fn corpus_apps_run_on_their_original_pages() {
     assert_eq!(astar["error"], "", "astar: {astar}");
     assert_eq!(astar["output"], r#"{"array":[0, 2, 4]}"#, "astar: {astar}");
 
-    let thrown: Vec<&String> = session
-        .console
-        .iter()
-        .filter(|l| l.contains("Uncaught") || l.contains("pnacl: ") && l.contains("ended"))
-        .collect();
-    assert!(thrown.is_empty(), "exceptions or module ends in the pages: {thrown:#?}");
+    session.assert_no_exceptions_or_ends();
     let offsite: Vec<String> = session
         .offsite()
         .into_iter()

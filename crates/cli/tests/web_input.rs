@@ -10,7 +10,7 @@
 //! asked for without filtering are taken from the page (`preventDefault`), filtered ones
 //! are not. No page throws, nothing leaves 127.0.0.1.
 
-use pnacl_testutil::browser::{Scripted, Served, run_scripted};
+use pnacl_testutil::browser::{Scripted, Served, build_module, run_scripted};
 use std::path::Path;
 use std::time::Duration;
 
@@ -67,17 +67,7 @@ return null;
 /// The module built with `pnacl cc`, with its manifest and page, in a temporary site.
 fn site(dir: &Path) {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/web");
-    let out = pnacl_testutil::pnacl_command()
-        .args(["cc", "-O2", "-I"])
-        .arg(&data)
-        .arg(data.join("input_events.c"))
-        .arg("-o")
-        .arg(dir.join("input.pexe"))
-        .output()
-        .expect("run pnacl cc");
-    assert!(out.status.success(), "pnacl cc input_events.c failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    std::fs::write(dir.join("input.nmf"), r#"{"program": {"portable": {"pnacl-translate": {"url": "input.pexe"}}}}"#)
-        .expect("write the manifest");
+    build_module(&data.join("input_events.c"), dir, "input");
     std::fs::write(dir.join("index.html"), PAGE).expect("write the page");
 }
 
@@ -90,10 +80,7 @@ fn input_events_reach_the_module() {
     let pages = [Scripted { url: format!("{}index.html", server.url), until: DRIVE.into(), screenshot: None }];
     let session = run_scripted(&pages, 1, Duration::from_secs(90));
     session.print(&["input"]);
-    let page = &session.pages[0];
-    assert!(page.error.is_none(), "{}: {:?} (the page: {:?})", page.url, page.error, page.value);
-    let v = page.value.clone().expect("a value");
-    assert_eq!(v["error"], "", "input: {v}");
+    let v = session.result(0, "input");
     let lines: Vec<&str> = v["lines"].as_array().expect("lines").iter().filter_map(|l| l.as_str()).collect();
     // PP_ERROR codes: both requests succeed.
     let expected = [
@@ -123,12 +110,7 @@ fn input_events_reach_the_module() {
     assert_eq!(kept["wheel"], true, "wheel (filtered) did not go on to the page: {v}");
     assert_eq!(kept["late"], true, "a mousedown after the request was cleared was taken from the page: {v}");
 
-    let thrown: Vec<&String> = session
-        .console
-        .iter()
-        .filter(|l| l.contains("Uncaught") || l.contains("pnacl: ") && l.contains("ended"))
-        .collect();
-    assert!(thrown.is_empty(), "exceptions or module ends in the page: {thrown:#?}");
+    session.assert_no_exceptions_or_ends();
     assert!(session.offsite().is_empty(), "the browser went beyond 127.0.0.1: {:#?}", session.offsite());
     server.stop();
 }

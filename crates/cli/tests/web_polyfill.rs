@@ -47,7 +47,7 @@ return null;
 fn hand_made_site(scratch: &Path) -> PathBuf {
     let corpus = pnacl_testutil::browser::web_corpus().join("hello_tutorial");
     let site = scratch.join("site");
-    copy_tree(&corpus, &site);
+    pnacl_testutil::copy_dir(&corpus, &site);
     let page = std::fs::read_to_string(site.join("index.html")).expect("hello_tutorial's index.html");
     let at = page.find("<head>").expect("a <head> tag") + "<head>".len();
     let page = format!("{}<script src=\".pnacl/pnacl-embed.js\"></script>{}", &page[..at], &page[at..]);
@@ -60,28 +60,12 @@ fn hand_made_site(scratch: &Path) -> PathBuf {
     site
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create a scratch folder");
-    for entry in std::fs::read_dir(from).expect("read the corpus") {
-        let entry = entry.expect("a folder entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("its type").is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy a corpus file");
-        }
-    }
-}
-
 /// Runs the page on `server`; returns the two loads' records.
 fn two_loads(server: &Served, what: &str) -> Vec<serde_json::Value> {
     let pages = [Scripted { url: format!("{}index.html", server.url), until: HELLO_TWICE.into(), screenshot: None }];
     let session = run_scripted(&pages, 1, Duration::from_secs(120));
     session.print(&[what]);
-    let page = &session.pages[0];
-    assert!(page.error.is_none(), "{what}: {:?} (the page: {:?})", page.error, page.value);
-    let v = page.value.clone().expect("a value");
-    assert_eq!(v["error"], "", "{what}: {v}");
+    let v = session.result(0, what);
     let thrown: Vec<&String> = session.console.iter().filter(|l| l.contains("Uncaught")).collect();
     assert!(thrown.is_empty(), "{what}: exceptions in the page: {thrown:#?}");
     let offsite: Vec<String> =

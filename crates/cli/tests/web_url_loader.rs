@@ -27,10 +27,8 @@
 //!   unchanged since a time it does not have fails the Open with PP_ERROR_FAILED. A request
 //!   the main thread made opens on the worker, and a third thread reads the response info.
 
-use pnacl_testutil::browser::{Scripted, Served, run_scripted};
-use std::io::{BufRead, BufReader};
+use pnacl_testutil::browser::{Scripted, Served, TestServer, build_module, run_scripted};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// Records the page's console (where the module's stdout goes) and its messages.
@@ -73,15 +71,6 @@ fn page(nmf: &str) -> String {
     )
 }
 
-fn no_exceptions(session: &pnacl_testutil::browser::Session) {
-    let thrown: Vec<&String> = session
-        .console
-        .iter()
-        .filter(|l| l.contains("Uncaught") || l.contains("pnacl: ") && l.contains("ended"))
-        .collect();
-    assert!(thrown.is_empty(), "exceptions or module ends in the page: {thrown:#?}");
-}
-
 #[test]
 fn url_loader_reports_its_error_and_leaks_nothing() {
     let web = pnacl_testutil::browser::web_corpus();
@@ -95,17 +84,14 @@ fn url_loader_reports_its_error_and_leaks_nothing() {
         [Scripted { url: format!("{}index.html", server.url), until: URL_LOADER_WATCH.into(), screenshot: None }];
     let session = run_scripted(&pages, 1, Duration::from_secs(90));
     session.print(&["url_loader"]);
-    let page = &session.pages[0];
-    assert!(page.error.is_none(), "{}: {:?} (the page: {:?})", page.url, page.error, page.value);
-    let v = page.value.clone().expect("a value");
-    assert_eq!(v["error"], "", "url_loader: {v}");
+    let v = session.result(0, "url_loader");
     let logged: Vec<&str> = v["logged"].as_array().expect("lines").iter().filter_map(|l| l.as_str()).collect();
     assert!(
         logged.iter().any(|l| l.contains("URLLoaderHandler::ReportResult(Err)")),
         "url_loader did not report its error: {logged:#?}"
     );
     assert!(!logged.iter().any(|l| l.contains("ReportResult(Ok)")), "url_loader reported success: {logged:#?}");
-    no_exceptions(&session);
+    session.assert_no_exceptions_or_ends();
     assert!(
         !session.requests.iter().any(|r| r.url.contains("attack.shhnjk.com")),
         "the attack URL was requested: {:#?}",
@@ -131,20 +117,7 @@ fn a_same_origin_get_returns_the_files_bytes() {
     pnacl_testutil::browser::require();
     let dir = tempfile::tempdir().expect("temporary directory");
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/web");
-    let out = pnacl_testutil::pnacl_command()
-        .args(["cc", "-O2", "-I"])
-        .arg(&data)
-        .arg(data.join("url_fetch.c"))
-        .arg("-o")
-        .arg(dir.path().join("fetch.pexe"))
-        .output()
-        .expect("run pnacl cc");
-    assert!(out.status.success(), "pnacl cc url_fetch.c failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    std::fs::write(
-        dir.path().join("fetch.nmf"),
-        r#"{"program": {"portable": {"pnacl-translate": {"url": "fetch.pexe"}}}}"#,
-    )
-    .expect("write the manifest");
+    build_module(&data.join("url_fetch.c"), dir.path(), "fetch");
     std::fs::write(dir.path().join("index.html"), page("fetch.nmf")).expect("write the page");
     // 100,000 bytes of a simple generator: every byte value, in no simple order.
     let body: Vec<u8> = (0u32..100_000).map(|k| (k.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
@@ -153,10 +126,7 @@ fn a_same_origin_get_returns_the_files_bytes() {
     let pages = [Scripted { url: format!("{}index.html", server.url), until: FETCH_WATCH.into(), screenshot: None }];
     let session = run_scripted(&pages, 1, Duration::from_secs(90));
     session.print(&["url_fetch"]);
-    let page = &session.pages[0];
-    assert!(page.error.is_none(), "{}: {:?} (the page: {:?})", page.url, page.error, page.value);
-    let v = page.value.clone().expect("a value");
-    assert_eq!(v["error"], "", "url_fetch: {v}");
+    let v = session.result(0, "url_fetch");
     let got: Vec<&str> = v["got"].as_array().expect("messages").iter().filter_map(|l| l.as_str()).collect();
     let expected = format!(
         "status=200 url={}data.bin bytes=100000 fnv={:08x} progress=100000/100000 type=application/octet-stream \
@@ -166,7 +136,7 @@ fn a_same_origin_get_returns_the_files_bytes() {
     );
     // PP_ERROR_NOACCESS is -7.
     assert_eq!(got, [expected.as_str(), "cross=-7"], "url_fetch");
-    no_exceptions(&session);
+    session.assert_no_exceptions_or_ends();
     assert!(session.offsite().is_empty(), "the browser went beyond 127.0.0.1: {:#?}", session.offsite());
     server.stop();
 }
@@ -183,46 +153,14 @@ if (performance.now() > 60000) return {error: 'no answer after 60 s', got: windo
 return null;
 ";
 
-/// Ends the test's HTTP server with the test.
-struct Killed(std::process::Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        self.0.kill().ok();
-        self.0.wait().ok();
-    }
-}
-
 #[test]
 fn a_thread_streams_a_body_to_a_file_and_posts_a_files_bytes() {
     pnacl_testutil::browser::require();
     let dir = tempfile::tempdir().expect("temporary directory");
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/web");
-    let out = pnacl_testutil::pnacl_command()
-        .args(["cc", "-O2", "-I"])
-        .arg(&data)
-        .arg(data.join("url_stream.c"))
-        .arg("-o")
-        .arg(dir.path().join("stream.pexe"))
-        .output()
-        .expect("run pnacl cc");
-    assert!(out.status.success(), "pnacl cc url_stream.c failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    let child = Command::new("python3")
-        .arg(data.join("hash_server.py"))
-        .arg("0")
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start the test's HTTP server (python3)");
-    let mut child = Killed(child);
-    let mut lines = BufReader::new(child.0.stdout.take().expect("stdout"));
-    let mut first = String::new();
-    lines.read_line(&mut first).expect("the HTTP server's first line");
-    let port = first.trim().strip_prefix("listening ").expect("the HTTP server did not start").to_string();
-    std::fs::write(
-        dir.path().join("stream.nmf"),
-        r#"{"program": {"portable": {"pnacl-translate": {"url": "stream.pexe"}}}}"#,
-    )
-    .expect("write the manifest");
+    build_module(&data.join("url_stream.c"), dir.path(), "stream");
+    let hash_server = TestServer::start(&data.join("hash_server.py"), &["0".as_ref()]);
+    let port = hash_server.port;
     std::fs::write(
         dir.path().join("index.html"),
         format!(
@@ -240,18 +178,13 @@ fn a_thread_streams_a_body_to_a_file_and_posts_a_files_bytes() {
     let pages = [Scripted { url: format!("{}index.html", server.url), until: STREAM_WATCH.into(), screenshot: None }];
     let session = run_scripted(&pages, 1, Duration::from_secs(90));
     session.print(&["url_stream"]);
-    let page = &session.pages[0];
-    assert!(page.error.is_none(), "{}: {:?} (the page: {:?})", page.url, page.error, page.value);
-    let v = page.value.clone().expect("a value");
-    assert_eq!(v["error"], "", "url_stream: {v}");
+    let v = session.result(0, "url_stream");
     let got: Vec<&str> = v["got"].as_array().expect("messages").iter().filter_map(|l| l.as_str()).collect();
     // What the module wrote to /upload.bin, and the body it POSTs.
     let file: Vec<u8> = (0u32..50_000).map(|k| ((k * 7 + 3) ^ (k >> 8)) as u8).collect();
     let mut posted = b"head:".to_vec();
     posted.extend_from_slice(&file[1000..21_000]);
     posted.extend_from_slice(&file[45_000..]);
-    // pp_errors.h: PP_OK_COMPLETIONPENDING -1, PP_ERROR_FAILED -2, PP_ERROR_NO_MESSAGE_LOOP -51;
-    // PP_FILESYSTEMTYPE_EXTERNAL 1. ReadResponseBody of a body streamed to a file fails.
     // pp_errors.h: PP_OK_COMPLETIONPENDING -1, PP_ERROR_FAILED -2, PP_ERROR_NO_MESSAGE_LOOP -51;
     // PP_FILESYSTEMTYPE_EXTERNAL 1. ReadResponseBody of a body streamed to a file fails.
     let streamed = |name: &str, bytes: &[u8]| {
@@ -275,10 +208,9 @@ fn a_thread_streams_a_body_to_a_file_and_posts_a_files_bytes() {
         fnv1a(&posted)
     );
     assert_eq!(got, [expected.as_str(), "done"], "url_stream");
-    no_exceptions(&session);
+    session.assert_no_exceptions_or_ends();
     assert!(session.offsite().is_empty(), "the browser went beyond 127.0.0.1: {:#?}", session.offsite());
     server.stop();
-    drop(child);
-    let heard: Vec<String> = lines.lines().map_while(Result::ok).collect();
+    let heard = hash_server.stop();
     assert_eq!(heard, [format!("POST /hash {}", posted.len())], "the HTTP server's requests");
 }

@@ -20,10 +20,8 @@
 //!
 //! No page throws; nothing connects beyond 127.0.0.1 (localhost is 127.0.0.1).
 
-use pnacl_testutil::browser::{Scripted, Served, run_scripted};
-use std::io::{BufRead, BufReader};
+use pnacl_testutil::browser::{Scripted, Served, TestServer, build_module, run_scripted};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// The port the decompress module's URL names.
@@ -51,17 +49,9 @@ fn run(web: &Path) -> (serde_json::Value, pnacl_testutil::browser::Session) {
     let pages = [Scripted { url: format!("{}index.html", server.url), until: WATCH.into(), screenshot: None }];
     let session = run_scripted(&pages, 1, Duration::from_secs(90));
     session.print(&["pnacl_compress"]);
-    let page = &session.pages[0];
-    assert!(page.error.is_none(), "{}: {:?} (the page: {:?})", page.url, page.error, page.value);
-    let v = page.value.clone().expect("a value");
-    assert_eq!(v["error"], "", "pnacl_compress: {v}");
+    let v = session.result(0, "pnacl_compress");
     assert_eq!(v["status"], "SUCCESS", "pnacl_compress: {v}");
-    let thrown: Vec<&String> = session
-        .console
-        .iter()
-        .filter(|l| l.contains("Uncaught") || l.contains("pnacl: ") && l.contains("ended"))
-        .collect();
-    assert!(thrown.is_empty(), "exceptions or module ends in the page: {thrown:#?}");
+    session.assert_no_exceptions_or_ends();
     // localhost is 127.0.0.1 in the test's browser, so its WebSocket stays on the machine.
     let offsite: Vec<String> = session
         .offsite()
@@ -106,21 +96,10 @@ fn with_a_server_each_request_is_answered() {
     let reply = dir.path().join("happyk_st.js.lzo");
     std::fs::write(&reply, lzo1x_literal(text.as_bytes())).expect("write the reply");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/web/ws_server.py");
-    let child = Command::new("python3")
-        .arg(&script)
-        .arg(PORT.to_string())
-        .arg(&reply)
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start the WebSocket server");
-    let mut child = Killed(child);
-    let mut out = BufReader::new(child.0.stdout.take().expect("stdout"));
-    let mut line = String::new();
-    out.read_line(&mut line).expect("the server's first line");
-    assert_eq!(line.trim(), format!("listening {PORT}"), "the WebSocket server did not start on port {PORT}");
+    let ws = TestServer::start(&script, &[PORT.to_string().as_ref(), reply.as_os_str()]);
+    assert_eq!(ws.port, PORT, "the WebSocket server did not start on port {PORT}");
     let (v, _) = run(&web);
-    drop(child);
-    let heard: Vec<String> = out.lines().map_while(Result::ok).collect();
+    let heard = ws.stop();
     eprintln!("the server heard {} messages, first {:?}", heard.len(), heard.first());
     let got = v["got"].as_array().expect("answers");
     let ok = format!("happyk_st.js.lzo:OK:{text}");
@@ -148,46 +127,21 @@ fn the_interface_behaves_as_its_header_says() {
     pnacl_testutil::browser::require();
     let dir = tempfile::tempdir().expect("temporary directory");
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/web");
-    let out = pnacl_testutil::pnacl_command()
-        .args(["cc", "-O2", "-I"])
-        .arg(&data)
-        .arg(data.join("websocket_api.c"))
-        .arg("-o")
-        .arg(dir.path().join("api.pexe"))
-        .output()
-        .expect("run pnacl cc");
-    assert!(out.status.success(), "pnacl cc websocket_api.c failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    std::fs::write(
-        dir.path().join("api.nmf"),
-        r#"{"program": {"portable": {"pnacl-translate": {"url": "api.pexe"}}}}"#,
-    )
-    .expect("write the manifest");
+    build_module(&data.join("websocket_api.c"), dir.path(), "api");
     std::fs::write(
         dir.path().join("index.html"),
         "<!DOCTYPE html>\n<embed type=\"application/x-pnacl\" src=\"api.nmf\" width=\"0\" height=\"0\">\n",
     )
     .expect("write the page");
-    let child = Command::new("python3")
-        .arg(data.join("ws_server.py"))
-        .arg("0")
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start the WebSocket server");
-    let mut child = Killed(child);
-    let mut out = BufReader::new(child.0.stdout.take().expect("stdout"));
-    let mut line = String::new();
-    out.read_line(&mut line).expect("the server's first line");
-    let port = line.trim().strip_prefix("listening ").expect("the WebSocket server did not start").to_string();
+    let ws = TestServer::start(&data.join("ws_server.py"), &["0".as_ref()]);
+    let port = ws.port;
     let server = Served::web(dir.path());
     let url = format!("{}index.html?port={port}", server.url);
     let session =
         run_scripted(&[Scripted { url, until: API_WATCH.into(), screenshot: None }], 1, Duration::from_secs(60));
     session.print(&["websocket_api"]);
-    drop(child);
-    let page = &session.pages[0];
-    assert!(page.error.is_none(), "{}: {:?} (the page: {:?})", page.url, page.error, page.value);
-    let v = page.value.clone().expect("a value");
-    assert_eq!(v["error"], "", "websocket_api: {v}");
+    drop(ws);
+    let v = session.result(0, "websocket_api");
     let got: Vec<&str> = v["got"].as_array().expect("lines").iter().filter_map(|l| l.as_str()).collect();
     let echo = format!("ws://127.0.0.1:{port}/echo");
     let expected = [
@@ -218,14 +172,4 @@ fn the_interface_behaves_as_its_header_says() {
     assert_eq!(got, expected, "websocket_api");
     assert!(session.offsite().is_empty(), "the browser went beyond 127.0.0.1: {:#?}", session.offsite());
     server.stop();
-}
-
-/// A child process killed when dropped (the test's WebSocket server).
-struct Killed(std::process::Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        self.0.kill().ok();
-        self.0.wait().ok();
-    }
 }

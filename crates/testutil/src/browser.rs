@@ -206,6 +206,27 @@ fn is_loopback(address: &str) -> bool {
 }
 
 impl Session {
+    /// Asserts that no page threw an uncaught exception and no module ended (crashed or
+    /// exited), as the browser's console shows them.
+    pub fn assert_no_exceptions_or_ends(&self) {
+        let thrown: Vec<&String> = self
+            .console
+            .iter()
+            .filter(|l| l.contains("Uncaught") || l.contains("pnacl: ") && l.contains("ended"))
+            .collect();
+        assert!(thrown.is_empty(), "exceptions or module ends in the pages: {thrown:#?}");
+    }
+
+    /// Page `k`'s value, asserting that its script returned one, with an empty `error`
+    /// (`name` says which page in the failure).
+    pub fn result(&self, k: usize, name: &str) -> Value {
+        let page = &self.pages[k];
+        assert!(page.error.is_none(), "{name} ({}): {:?} (the page: {:?})", page.url, page.error, page.value);
+        let v = page.value.clone().expect("a value");
+        assert_eq!(v["error"], "", "{name}: {v}");
+        v
+    }
+
     /// Prints, under the names given in the pages' order, each page's seconds to its
     /// result and its value, then the browser's console: what a failing test shows.
     pub fn print(&self, names: &[&str]) {
@@ -347,5 +368,73 @@ fn drive(pages: &[Value], parallel: usize, timeout: Duration) -> Session {
         connections,
         console,
         seconds: v.get("seconds").and_then(Value::as_f64).unwrap_or_default(),
+    }
+}
+
+/// Builds a PPAPI test module: `source` (C, its folder on the include path) compiled by
+/// `pnacl cc -O2` into `site/NAME.pexe`, with its manifest `site/NAME.nmf`.
+pub fn build_module(source: &Path, site: &Path, name: &str) {
+    let include = source.parent().expect("the source's folder");
+    let out = crate::pnacl_command()
+        .args(["cc", "-O2", "-I"])
+        .arg(include)
+        .arg(source)
+        .arg("-o")
+        .arg(site.join(format!("{name}.pexe")))
+        .output()
+        .expect("run pnacl cc");
+    assert!(out.status.success(), "pnacl cc {} failed:\n{}", source.display(), String::from_utf8_lossy(&out.stderr));
+    let manifest = format!(r#"{{"program": {{"portable": {{"pnacl-translate": {{"url": "{name}.pexe"}}}}}}}}"#);
+    std::fs::write(site.join(format!("{name}.nmf")), manifest).expect("write the manifest");
+}
+
+/// A server a test runs beside the browser (`python3 SCRIPT ARGS...`, which prints
+/// `listening PORT` first), killed when dropped.
+pub struct TestServer {
+    child: Child,
+    /// The port it listens on.
+    pub port: u16,
+    output: BufReader<std::process::ChildStdout>,
+}
+
+impl TestServer {
+    /// Starts `script` with `args` and waits for its `listening PORT` line.
+    pub fn start(script: &Path, args: &[&std::ffi::OsStr]) -> TestServer {
+        let mut child = Command::new("python3")
+            .arg(script)
+            .args(args)
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("start the test's server {} (python3): {e}", script.display()));
+        let mut output = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut first = String::new();
+        output.read_line(&mut first).expect("the server's first line");
+        let server = |port| TestServer { child, port, output };
+        match first.trim().strip_prefix("listening ").and_then(|p| p.parse().ok()) {
+            Some(port) => server(port),
+            None => {
+                drop(server(0));
+                panic!("the test's server {} did not start: it printed {first:?}", script.display())
+            }
+        }
+    }
+
+    /// Stops the server; returns what it printed after its first line.
+    pub fn stop(mut self) -> Vec<String> {
+        self.kill();
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut self.output, &mut rest).ok();
+        rest.lines().map(String::from).collect()
+    }
+
+    fn kill(&mut self) {
+        self.child.kill().ok();
+        self.child.wait().ok();
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.kill();
     }
 }

@@ -271,3 +271,17 @@ pub fn test_cache_home() -> PathBuf {
     let target = bin.parent().and_then(Path::parent).expect("target dir");
     target.join("tmp").join("test-cache")
 }
+
+/// Copies the directory `from` into `to` (files and subdirectories).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create a directory");
+    for entry in std::fs::read_dir(from).unwrap_or_else(|e| panic!("{}: {e}", from.display())) {
+        let path = entry.expect("directory entry").path();
+        let target = to.join(path.file_name().expect("a name"));
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        }
+    }
+}

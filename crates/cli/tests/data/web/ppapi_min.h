@@ -59,6 +59,16 @@ struct PPB_Core_1_0 {
   void (*CallOnMainThread)(int32_t delay_in_milliseconds, struct PP_CompletionCallback callback, int32_t result);
   PP_Bool (*IsMainThread)(void);
 };
+/* ppb_message_loop.h */
+struct PPB_MessageLoop_1_0 {
+  PP_Resource (*Create)(PP_Instance instance);
+  PP_Resource (*GetForMainThread)(void);
+  PP_Resource (*GetCurrent)(void);
+  int32_t (*AttachToCurrentThread)(PP_Resource message_loop);
+  int32_t (*Run)(PP_Resource message_loop);
+  int32_t (*PostWork)(PP_Resource message_loop, struct PP_CompletionCallback callback, int64_t delay_ms);
+  int32_t (*PostQuit)(PP_Resource message_loop, PP_Bool should_destroy);
+};
 struct PPP_Instance_1_1 {
   PP_Bool (*DidCreate)(PP_Instance instance, uint32_t argc, const char *argn[], const char *argv[]);
   void (*DidDestroy)(PP_Instance instance);

@@ -19,15 +19,6 @@
 #include "ppapi_url.h"
 
 struct PP_FileInfo { int64_t size; int32_t type, system_type; double created, accessed, modified; };
-struct PPB_MessageLoop_1_0 {
-  PP_Resource (*Create)(PP_Instance instance);
-  PP_Resource (*GetForMainThread)(void);
-  PP_Resource (*GetCurrent)(void);
-  int32_t (*AttachToCurrentThread)(PP_Resource message_loop);
-  int32_t (*Run)(PP_Resource message_loop);
-  int32_t (*PostWork)(PP_Resource message_loop, struct PP_CompletionCallback callback, int64_t delay_ms);
-  int32_t (*PostQuit)(PP_Resource message_loop, PP_Bool should_destroy);
-};
 struct PPB_FileSystem_1_0 {
   PP_Resource (*Create)(PP_Instance instance, int32_t type);
   PP_Bool (*IsFileSystem)(PP_Resource resource);

@@ -35,16 +35,6 @@ struct PPB_VarArrayBuffer_1_0 {
   void (*Unmap)(struct PP_Var array);
 };
 
-struct PPB_MessageLoop_1_0 {
-  PP_Resource (*Create)(PP_Instance instance);
-  PP_Resource (*GetForMainThread)(void);
-  PP_Resource (*GetCurrent)(void);
-  int32_t (*AttachToCurrentThread)(PP_Resource message_loop);
-  int32_t (*Run)(PP_Resource message_loop);
-  int32_t (*PostWork)(PP_Resource message_loop, struct PP_CompletionCallback callback, int64_t delay_ms);
-  int32_t (*PostQuit)(PP_Resource message_loop, PP_Bool should_destroy);
-};
-
 static const struct PPB_WebSocket_1_0 *ws_if;
 static const struct PPB_MessageLoop_1_0 *loops;
 static const struct PPB_Core_1_0 *core;
