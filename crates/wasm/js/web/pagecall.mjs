@@ -6,6 +6,7 @@
 // for the answer, a record of values; `PageReplies` is the page's end.
 
 import { MailboxReader, MailboxWriter, decode, encode, mailbox, nextId } from './channel.mjs';
+import { PP, callableHere, completeHere, completionCallback } from './core.mjs';
 
 /** One thread's way to ask the page. */
 export class PageCaller {
@@ -41,6 +42,28 @@ export class PageCaller {
       if (record) return decode(record, this.arrayBuffer);
     }
   }
+}
+
+/**
+ * An asynchronous call that the page carries out, with the completion callback at `cbAt`.
+ * On the main thread the page completes it later through the callback; on another
+ * thread the page answers when it is done (the thread waits), and the callback is then
+ * queued on that thread's message loop (core.mjs `completeHere`). `take` handles the
+ * page's answer before that and returns the call's result (the answer's first value);
+ * `check`, run once the callback is allowed, checks the call's other arguments (it throws
+ * on a bad one: see core.mjs `guarded`).
+ * @param {PageCaller} caller @param {Record<string, any>} m @param {number} cbAt
+ * @param {(answer: any[]) => number} [take] @param {() => void} [check]
+ * @returns {number}
+ */
+export function pageCall(caller, m, cbAt, take = (answer) => answer[0], check = () => {}) {
+  const p = caller.p;
+  const c = completionCallback(p, cbAt);
+  const refused = callableHere(p, c);
+  if (refused !== PP.OK) return refused;
+  check();
+  const result = take(caller.ask({ ...m, func: p.main ? c.func : 0, user: c.user }));
+  return p.main ? result : completeHere(p, c, result);
 }
 
 /** The page's end: each thread's reply mailbox. */

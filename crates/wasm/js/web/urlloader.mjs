@@ -26,8 +26,8 @@
 // Requests and response infos live on the page (urlinfos.mjs), usable from any thread.
 
 import { VAR } from './channel.mjs';
-import { PP, callableHere, completeHere, completionCallback, guarded, nextResource } from './core.mjs';
-import { PageCaller } from './pagecall.mjs';
+import { PP, guarded, nextResource } from './core.mjs';
+import { PageCaller, pageCall } from './pagecall.mjs';
 import { fileRequests } from './files.mjs';
 
 /** `PPB_URLLoader;1.0`'s slots. */
@@ -74,16 +74,12 @@ export function functions(p) {
   const { mem } = p.ctx;
   const caller = new PageCaller(p, 'url');
   const ask = (/** @type {Record<string, any>} */ m) => caller.ask(m);
-  /** An asynchronous call (see websocket.mjs): its result; bytes read go to `buffer`. */
-  const pending = (/** @type {Record<string, any>} */ m, /** @type {number} */ cbAt, /** @type {number} */ buffer = 0) => {
-    const c = completionCallback(p, cbAt);
-    const refused = p.main ? (c.func ? PP.OK : PP.ERROR_BLOCKS_MAIN_THREAD) : callableHere(p, c);
-    if (refused !== PP.OK) return refused;
-    // Off the main thread the page answers when the call completes.
-    const [result, bytes] = ask({ ...m, func: p.main ? c.func : 0, user: c.user, buffer });
-    if (buffer && bytes instanceof Uint8Array) mem.write(buffer, bytes);
-    return p.main ? result : completeHere(p, c, result);
-  };
+  /** An asynchronous call (pagecall.mjs `pageCall`): its result; bytes read go to `buffer`. */
+  const pending = (/** @type {Record<string, any>} */ m, /** @type {number} */ cbAt, /** @type {number} */ buffer = 0) =>
+    pageCall(caller, { ...m, buffer }, cbAt, ([result, bytes]) => {
+      if (buffer && bytes instanceof Uint8Array) mem.write(buffer, bytes);
+      return result;
+    });
   const progress = (/** @type {string} */ act, /** @type {number} */ r, /** @type {number} */ doneAt,
     /** @type {number} */ totalAt) => {
     const [ok, done, total] = ask({ act, id: r });

@@ -16,8 +16,8 @@
 // `ReceiveMessage` there holds its thread, and its loop, until a message comes.
 
 import { VAR } from './channel.mjs';
-import { PP, callableHere, completeHere, completionCallback, guarded } from './core.mjs';
-import { PageCaller } from './pagecall.mjs';
+import { PP, guarded } from './core.mjs';
+import { PageCaller, pageCall } from './pagecall.mjs';
 
 /** `PPB_WebSocket;1.0`'s slots. */
 export const WEBSOCKET_1_0 = ['ppb_websocket_create', 'ppb_websocket_is_websocket', 'ppb_websocket_connect',
@@ -85,17 +85,17 @@ export function functions(p) {
   const putString = (/** @type {number} */ out, /** @type {string | undefined} */ s) =>
     p.vars.write(out, s === undefined || s === null ? { t: VAR.UNDEFINED, v: 0 } : p.vars.string(s));
   /** An asynchronous call: its result; a message it received goes to `out`. */
-  const pending = (/** @type {Record<string, any>} */ m, /** @type {number} */ cbAt, /** @type {number} */ out = 0) => {
-    const c = completionCallback(p, cbAt);
-    const refused = p.main ? (c.func ? PP.OK : PP.ERROR_BLOCKS_MAIN_THREAD) : callableHere(p, c);
-    if (refused !== PP.OK) return refused;
-    if (out) p.ctx.mem.check(out, 16);
-    // Off the main thread the page answers when the call completes.
-    const func = p.main ? c.func : 0;
-    const [result, message] = ask({ ...m, func, user: c.user, out });
-    if (out && result === PP.OK && message !== undefined) p.vars.write(out, toVar(p, message));
-    return p.main ? result : completeHere(p, c, result);
-  };
+  const pending = (/** @type {Record<string, any>} */ m, /** @type {number} */ cbAt, /** @type {number} */ out = 0) =>
+    pageCall(
+      caller,
+      { ...m, out },
+      cbAt,
+      ([result, message]) => {
+        if (out && result === PP.OK && message !== undefined) p.vars.write(out, toVar(p, message));
+        return result;
+      },
+      () => out && p.ctx.mem.check(out, 16),
+    );
   const query = (/** @type {string} */ act, /** @type {number} */ r) => ask({ act, id: r })[0];
   const fns = {
     ppb_websocket_create: () => {
