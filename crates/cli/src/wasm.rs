@@ -41,6 +41,11 @@ pub struct Args {
     /// before every access).
     #[arg(long)]
     pub checked: bool,
+    /// Give the module a shared memory even if the program never starts threads (by
+    /// default only one that may start threads gets one, and a program alone on its
+    /// memory has its atomics made plain accesses, which are faster).
+    #[arg(long)]
+    pub shared_memory: bool,
     /// Also write APP.html, a page that runs the program in a browser (serve the folder
     /// with `pnacl serve`).
     #[arg(long)]
@@ -63,14 +68,15 @@ fn translate(args: &Args) -> Result<i32, Failure> {
             .with_status(status::USAGE));
     }
     let bytes = input::read(&args.file, input::Expect::Program)?;
-    let wasm = translate_bytes(&args.file, bytes, args.checked)?;
+    let options = pnacl_wasm::Options { checked: args.checked, shared_memory: args.shared_memory };
+    let wasm = translate_bytes(&args.file, bytes, &options)?;
     write_outputs(&target, &args.file, &wasm, args.html)?;
     Ok(status::SUCCESS)
 }
 
 /// Translates a pexe's bytes (read from `file`) to a validated wasm module; refusals as
 /// `pnacl wasm` reports them.
-pub(crate) fn translate_bytes(file: &Path, bytes: Vec<u8>, checked: bool) -> Result<Vec<u8>, Failure> {
+pub(crate) fn translate_bytes(file: &Path, bytes: Vec<u8>, options: &pnacl_wasm::Options) -> Result<Vec<u8>, Failure> {
     let name = output::input_name(file);
     let bitcode = bitcode_of(file, bytes)?;
     let module = read_module(file, &bitcode)?;
@@ -84,8 +90,7 @@ pub(crate) fn translate_bytes(file: &Path, bytes: Vec<u8>, checked: bool) -> Res
         return Err(Failure::input(&name, format!("not ABI-clean ({} violations)", violations.len()))
             .with_status(status::VIOLATIONS));
     }
-    let options = pnacl_wasm::Options { checked };
-    let out = pnacl_wasm::translate(&module, &options).map_err(|e| Failure::input(&name, e))?;
+    let out = pnacl_wasm::translate(&module, options).map_err(|e| Failure::input(&name, e))?;
     pnacl_wasm::validate(&out).map_err(|e| {
         Failure::input(&name, format!("internal error: the module does not validate: {e}"))
             .with_status(status::INTERNAL)

@@ -189,7 +189,8 @@ fn inject(page: &[u8], tag: &str) -> Vec<u8> {
 
 /// Translates a pexe's bytes, with the message of a refusal.
 fn translate(rel: &str, bytes: Vec<u8>, checked: bool) -> Result<Vec<u8>, String> {
-    crate::wasm::translate_bytes(Path::new(rel), bytes, checked).map_err(|f| f.diagnostic.message)
+    crate::wasm::translate_bytes(Path::new(rel), bytes, &pnacl_wasm::Options { checked, ..Default::default() })
+        .map_err(|f| f.diagnostic.message)
 }
 
 impl Site {
@@ -291,7 +292,11 @@ fn write_site(site: &Path, out: &Path, in_browser: bool, checked: bool) -> Resul
                 continue;
             }
             if !in_browser && file_name.to_ascii_lowercase().ends_with(".pexe") {
-                let wasm = crate::wasm::translate_bytes(&path, bytes.clone(), checked)?;
+                let wasm = crate::wasm::translate_bytes(
+                    &path,
+                    bytes.clone(),
+                    &pnacl_wasm::Options { checked, ..Default::default() },
+                )?;
                 files.push((out.join(format!("{rel}.wasm")), wasm));
             }
             files.push((out.join(&rel), bytes));

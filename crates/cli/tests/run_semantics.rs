@@ -293,3 +293,39 @@ fn multiplication_of_a_sum_with_constants() {
         }
     }
 }
+
+/// The same computation in several blocks: a copy a dominating block computed is reused
+/// (`pnacl wasm` removes such copies, as pnacl-llc's GVN did), and one that only a sibling
+/// branch computed is not (the `xor` after the join is computed again).
+#[test]
+fn repeated_computations_in_dominated_and_sibling_blocks() {
+    let dir = dir();
+    let mut b = Body::new();
+    let seven = b.i32(7);
+    let zero = b.i32(0);
+    let product = b.v(format!("mul i32 %p0, {seven}"));
+    let taken = b.v(format!("icmp ne i32 %p1, {zero}"));
+    b.i(format!("br i1 {taken}, label %b1, label %b2"));
+    b.block(1);
+    let again = b.v(format!("mul i32 %p0, {seven}"));
+    let left_xor = b.v("xor i32 %p0, %p1");
+    let left = b.v(format!("add i32 {again}, {left_xor}"));
+    b.i("br label %b3");
+    b.block(2);
+    let right_xor = b.v("xor i32 %p0, %p1");
+    let right = b.v(format!("sub i32 {right_xor}, {product}"));
+    b.i("br label %b3");
+    b.block(3);
+    let joined = b.v(format!("phi i32 [{left}, %b1], [{right}, %b2]"));
+    let after = b.v("xor i32 %p0, %p1");
+    let r = b.v(format!("add i32 {joined}, {after}"));
+    b.i(format!("ret i32 {r}"));
+    let xs = [0u32, 1, 7, 0x8000_0000, 0xffff_ffff, 12345];
+    let rows = pairs(&i32s(&xs), &i32s(&xs));
+    b.case(&[Ty::I32, Ty::I32], Ty::I32).inputs(rows).check(dir.path(), "repeated", |r| {
+        let (p0, p1) = (u32v(&r[0]), u32v(&r[1]));
+        let (product, x) = (p0.wrapping_mul(7), p0 ^ p1);
+        let joined = if p1 != 0 { product.wrapping_add(x) } else { x.wrapping_sub(product) };
+        Val::i32(joined.wrapping_add(x))
+    });
+}

@@ -552,8 +552,21 @@ pub fn run_text(text: &str, dir: &Path, name: &str, args: &[&str]) -> Output {
     if crate::wasm::both_ways() && !crate::wasm::KNOWN_DIFFERENCES.iter().any(|(n, _)| *n == name) {
         // The same program through `pnacl wasm --checked` and Node: the same status and
         // messages as `pnacl run`; its output goes to the suite's own checks (which
-        // compare NaNs as NaNs: their bits are not the same under both).
+        // compare NaNs as NaNs: their bits are not the same under both). A program with
+        // atomics runs twice: alone on its memory they are plain accesses, on a shared
+        // memory (as a program with threads has) wasm atomics; both must agree with `run`.
         let wasm = crate::wasm::run_file(&path, dir, name, args);
+        if text.contains("llvm.nacl.atomic") {
+            let shared = crate::wasm::run_file_with(&path, dir, name, args, &["--shared-memory"]);
+            assert!(
+                (shared.status.code(), &shared.stdout, &shared.stderr)
+                    == (wasm.status.code(), &wasm.stdout, &wasm.stderr),
+                "{name}: pnacl wasm with and without --shared-memory differ:\n  status {:?} / {:?}{}",
+                wasm.status.code(),
+                shared.status.code(),
+                first_difference(&wasm.stdout, &shared.stdout),
+            );
+        }
         assert!(
             wasm.status.code() == native.status.code() && wasm.stderr == without_backtrace(&native.stderr),
             "{name}: pnacl run and pnacl wasm + node differ:\n  status {:?} / {:?}\n  stderr {:?} / {:?}\n  \

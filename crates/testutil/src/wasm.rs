@@ -75,7 +75,14 @@ pub fn node_command(launcher: &Path, args: &[&str]) -> Command {
 /// Translates PNaClAsm `text` (already written to `path`) and runs it under Node with
 /// `args`: the output of the run.
 pub fn run_file(path: &Path, dir: &Path, name: &str, args: &[&str]) -> Output {
-    let launcher = translate(path, dir, &format!("{name}.wasm-out"), &["--checked"]);
+    run_file_with(path, dir, name, args, &[])
+}
+
+/// [`run_file`] with more `pnacl wasm` options after `--checked`.
+pub fn run_file_with(path: &Path, dir: &Path, name: &str, args: &[&str], options: &[&str]) -> Output {
+    let mut all = vec!["--checked"];
+    all.extend_from_slice(options);
+    let launcher = translate(path, dir, &format!("{name}{}.wasm-out", options.concat()), &all);
     let mut full = vec!["--"];
     full.extend_from_slice(args);
     node_command(&launcher, &full).output().expect("run node")

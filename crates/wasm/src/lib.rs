@@ -21,7 +21,10 @@
 //! declared) when the program may start threads: its data names `nacl-irt-thread-0.1`, the
 //! interface newlib's pthreads ask for, or it is a browser program; otherwise it is plain,
 //! so that a single-threaded program runs where `SharedArrayBuffer` is not available.
-//! Atomics work on either.
+//! On a shared memory PNaCl's atomics are wasm atomics; on a plain one the program is the
+//! memory's only agent (the host refuses `thread_create`), so they are plain accesses and
+//! fences are nothing, which makes newlib's locks free ([`Options::shared_memory`] forces a
+//! shared memory).
 //!
 //! **Functions and the table.** One table holds the module's functions (`@fN` at index
 //! N, declarations null) and then the IRT's, as `pnacl run` numbers them; a function's
@@ -65,6 +68,7 @@
 
 mod assemble;
 pub mod cfg;
+mod cse;
 mod error;
 mod function;
 mod host;
@@ -78,7 +82,6 @@ pub use error::Refusal;
 pub use host::{EMBED_SCRIPT, HOST_DIR, HOST_FILES, ISOLATION_WORKER, html_escape, launcher, page};
 
 use pnacl_bitcode::Module;
-use pnacl_bitcode::abi::IntrinsicKind as K;
 use pnacl_bitcode::ir::Init;
 use rayon::prelude::*;
 use wasmparser::WasmFeatures;
@@ -88,6 +91,11 @@ use wasmparser::WasmFeatures;
 pub struct Options {
     /// Trap on accesses to the null page (below 64 KiB), as `pnacl run` does.
     pub checked: bool,
+    /// Give the module a shared memory (and its atomics wasm atomics) even if it never
+    /// starts threads, as if it named `nacl-irt-thread-0.1`: for a host where other agents
+    /// share the memory. Otherwise only a program that may start threads gets one, and a
+    /// program alone on its memory gets plain accesses for its atomics.
+    pub shared_memory: bool,
 }
 
 /// A translated module.
@@ -104,7 +112,7 @@ pub struct Output {
 }
 
 /// True if a global's data contains `needle`.
-fn data_contains(m: &Module, needle: &[u8]) -> bool {
+pub(crate) fn data_contains(m: &Module, needle: &[u8]) -> bool {
     m.globals
         .iter()
         .any(|g| g.inits.iter().any(|i| matches!(i, Init::Data(d) if d.windows(needle.len()).any(|w| w == needle))))
@@ -119,14 +127,14 @@ pub fn is_browser_program(m: &Module) -> bool {
 /// Translates a module (which should have passed `pnacl-verify`: the translator refuses
 /// what it cannot translate, and never panics on what the reader accepts).
 pub fn translate(m: &Module, options: &Options) -> Result<Output, Refusal> {
-    let env = module::Env::new(m, options.checked)?;
+    let env = module::Env::new(m, options)?;
     let entry = env.entry()?;
     let defined: Vec<u32> = m.defined_functions().collect();
     let bodies: Vec<Result<function::Body, Refusal>> =
         defined.par_iter().map(|&f| function::translate(&env, f)).collect();
     let bodies = bodies.into_iter().collect::<Result<Vec<_>, _>>()?;
     let browser = is_browser_program(m);
-    let shared = browser || data_contains(m, irt::THREAD_INTERFACE);
+    let shared = env.shared;
     let parts = assemble::Parts { bodies, entry, shared, browser };
     let wasm = assemble::module(&env, parts);
     let mut features = WasmFeatures::MUTABLE_GLOBAL
@@ -140,15 +148,8 @@ pub fn translate(m: &Module, options: &Options) -> Result<Output, Refusal> {
     if vectors {
         features |= WasmFeatures::SIMD;
     }
-    let atomics = (0..m.functions.len() as u32).any(|f| {
-        env.intrinsic(f).is_some_and(|i| {
-            matches!(
-                i.kind,
-                K::AtomicLoad | K::AtomicStore | K::AtomicRmw | K::AtomicCmpxchg | K::AtomicFence | K::AtomicFenceAll
-            )
-        })
-    });
-    if shared || atomics {
+    // Atomics are wasm atomics only on a shared memory (see `module::Env::shared`).
+    if shared {
         features |= WasmFeatures::THREADS;
     }
     if env.sjlj {

@@ -153,13 +153,18 @@ pub(crate) struct Env<'m> {
     pub getters: Vec<FuncType>,
     /// Trap below 64 KiB.
     pub checked: bool,
+    /// The memory is shared: the program may start threads. When it is not, the program
+    /// is the memory's only agent (the host refuses `thread_create` then), so its atomics
+    /// are plain accesses and its fences nothing, as emscripten lowers them without
+    /// pthreads: a locked `xchg` costs more than malloc's whole fast path.
+    pub shared: bool,
     /// The module calls setjmp or longjmp.
     pub sjlj: bool,
 }
 
 impl<'m> Env<'m> {
     /// Lays out the index spaces of `m`.
-    pub fn new(m: &'m Module, checked: bool) -> Result<Env<'m>, Refusal> {
+    pub fn new(m: &'m Module, options: &crate::Options) -> Result<Env<'m>, Refusal> {
         let layout = Layout::new(m).map_err(Refusal::module)?;
         let names_table = m.names();
         let names: Vec<String> = (0..m.functions.len() as u32)
@@ -177,7 +182,9 @@ impl<'m> Env<'m> {
                 }
             })
             .collect();
-        let host = irt::functions(crate::is_browser_program(m));
+        let browser = crate::is_browser_program(m);
+        let shared = options.shared_memory || browser || crate::data_contains(m, irt::THREAD_INTERFACE);
+        let host = irt::functions(browser);
         let fmod = host.len() as u32;
         let mut next = fmod + 1;
         let functions = m
@@ -207,7 +214,8 @@ impl<'m> Env<'m> {
             adapters: Vec::new(),
             adapter_ids: HashMap::new(),
             getters: Vec::new(),
-            checked,
+            checked: options.checked,
+            shared,
             sjlj: false,
         };
         env.number_types();

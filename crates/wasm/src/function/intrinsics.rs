@@ -146,6 +146,10 @@ impl Func<'_, '_> {
                 self.push_address(args[0])?;
                 self.push_zext(args[1])?;
                 self.push(args[2])?;
+                if !self.env.shared {
+                    self.single_agent_cmpxchg(overload);
+                    return Ok(());
+                }
                 let mut s = self.sink();
                 match overload {
                     Ty::I8 => s.i32_atomic_rmw8_cmpxchg_u(atomic_arg(1, 0)),
@@ -155,7 +159,9 @@ impl Func<'_, '_> {
                 };
             }
             K::AtomicFence | K::AtomicFenceAll => {
-                self.sink().atomic_fence(wasm_encoder::Ordering::SeqCst);
+                if self.env.shared {
+                    self.sink().atomic_fence(wasm_encoder::Ordering::SeqCst);
+                }
             }
             K::AtomicIsLockFree => {
                 let size = self.const_int(args[0]).ok_or_else(|| self.refuse(i, "a size not constant"))?;
@@ -173,6 +179,10 @@ impl Func<'_, '_> {
     /// no longer indivisible against another thread's write.
     fn atomic_load(&mut self, t: Ty) {
         let bytes = atomic_bytes(t);
+        if !self.env.shared {
+            self.plain_load(t);
+            return;
+        }
         if bytes == 1 {
             self.sink().i32_atomic_load8_u(atomic_arg(1, 0));
             return;
@@ -201,6 +211,10 @@ impl Func<'_, '_> {
     /// under it; an unaligned address as in [`Self::atomic_load`].
     fn atomic_store(&mut self, t: Ty) {
         let bytes = atomic_bytes(t);
+        if !self.env.shared {
+            self.plain_store(t);
+            return;
+        }
         if bytes == 1 {
             self.sink().i32_atomic_store8(atomic_arg(1, 0));
             return;
@@ -229,6 +243,10 @@ impl Func<'_, '_> {
 
     /// An atomic read-modify-write; `op` is 1 add, 2 sub, 3 or, 4 and, 5 xor, 6 exchange.
     fn rmw(&mut self, op: i64, t: Ty) {
+        if !self.env.shared {
+            self.single_agent_rmw(op, t);
+            return;
+        }
         let mut s = self.sink();
         macro_rules! by_width {
             ($b8:ident, $b16:ident, $b32:ident, $b64:ident) => {
@@ -248,6 +266,91 @@ impl Func<'_, '_> {
             5 => by_width!(i32_atomic_rmw8_xor_u, i32_atomic_rmw16_xor_u, i32_atomic_rmw_xor, i64_atomic_rmw_xor),
             _ => by_width!(i32_atomic_rmw8_xchg_u, i32_atomic_rmw16_xchg_u, i32_atomic_rmw_xchg, i64_atomic_rmw_xchg),
         };
+    }
+
+    /// A load of `t` (zero-extended to i32 below 32 bits) from the address on the stack,
+    /// for a memory with one agent.
+    fn plain_load(&mut self, t: Ty) {
+        let mut s = self.sink();
+        match t {
+            Ty::I8 => s.i32_load8_u(memarg(1, 1)),
+            Ty::I16 => s.i32_load16_u(memarg(1, 2)),
+            Ty::I64 => s.i64_load(memarg(1, 8)),
+            _ => s.i32_load(memarg(1, 4)),
+        };
+    }
+
+    /// A store of the `t` on the stack to the address under it, for a memory with one agent.
+    fn plain_store(&mut self, t: Ty) {
+        let mut s = self.sink();
+        match t {
+            Ty::I8 => s.i32_store8(memarg(1, 1)),
+            Ty::I16 => s.i32_store16(memarg(1, 2)),
+            Ty::I64 => s.i64_store(memarg(1, 8)),
+            _ => s.i32_store(memarg(1, 4)),
+        };
+    }
+
+    /// [`Self::rmw`] for a memory with one agent: the old value, loaded; the new one,
+    /// stored.
+    fn single_agent_rmw(&mut self, op: i64, t: Ty) {
+        let vt = if t == Ty::I64 { ValType::I64 } else { ValType::I32 };
+        let v = self.temp(vt);
+        let a = self.temp(ValType::I32);
+        let old = self.temp(vt);
+        self.sink().local_set(v).local_tee(a).local_get(a);
+        self.plain_load(t);
+        let mut s = self.sink();
+        s.local_tee(old);
+        if op == 6 {
+            s.drop().local_get(v);
+        } else {
+            s.local_get(v);
+            match (op, vt) {
+                (1, ValType::I64) => s.i64_add(),
+                (2, ValType::I64) => s.i64_sub(),
+                (3, ValType::I64) => s.i64_or(),
+                (4, ValType::I64) => s.i64_and(),
+                (_, ValType::I64) => s.i64_xor(),
+                (1, _) => s.i32_add(),
+                (2, _) => s.i32_sub(),
+                (3, _) => s.i32_or(),
+                (4, _) => s.i32_and(),
+                _ => s.i32_xor(),
+            };
+        }
+        self.plain_store(t);
+        self.sink().local_get(old);
+        self.free_temp(vt, old);
+        self.free_temp(ValType::I32, a);
+        self.free_temp(vt, v);
+    }
+
+    /// A compare-exchange for a memory with one agent: the address, the expected value
+    /// (zero-extended) and the replacement are on the stack; leaves the old value, having
+    /// stored the replacement if the old value was the expected one.
+    fn single_agent_cmpxchg(&mut self, t: Ty) {
+        let vt = if t == Ty::I64 { ValType::I64 } else { ValType::I32 };
+        let new = self.temp(vt);
+        let expected = self.temp(vt);
+        let a = self.temp(ValType::I32);
+        let old = self.temp(vt);
+        self.sink().local_set(new).local_set(expected).local_tee(a);
+        self.plain_load(t);
+        let mut s = self.sink();
+        s.local_tee(old).local_get(expected);
+        if vt == ValType::I64 {
+            s.i64_eq();
+        } else {
+            s.i32_eq();
+        }
+        s.if_(BlockType::Empty).local_get(a).local_get(new);
+        self.plain_store(t);
+        self.sink().end().local_get(old);
+        self.free_temp(vt, old);
+        self.free_temp(ValType::I32, a);
+        self.free_temp(vt, expected);
+        self.free_temp(vt, new);
     }
 
     /// Byte swap of the `i16`, `i32` or `i64` on the stack.

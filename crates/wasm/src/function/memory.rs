@@ -7,15 +7,22 @@
 //! "guest stack exhausted" below the thread's stack limit (`stack_limit`). Returning
 //! restores the stack pointer the function started with.
 //!
-//! Addresses are not folded into the access's offset: wasm adds it without wrapping
-//! where PNaCl's address arithmetic wraps at 2**32. With `--checked`, an access below
-//! 64 KiB (the null page) traps.
+//! An address `p + C` computed only for the access (a constant `C` below 64 KiB) becomes
+//! the access's offset, as in any wasm compiler's output: V8's baseline tier, which runs a
+//! function called once (a benchmark's `main`) to its end, emits the addition otherwise.
+//! wasm adds the offset without wrapping where PNaCl's address arithmetic wraps at 2**32;
+//! the two differ only if `p + C` wraps, where PNaCl's address is in the null page (below
+//! `C`) and the access traps under `pnacl run`: wasm's sum is then past the memory's end,
+//! so the access traps as well ("memory access out of bounds"), where unfolded it would
+//! read the zeros there. With `--checked`, nothing is folded (the check is of the whole
+//! address), and an access below 64 KiB (the null page) traps.
 
 use super::Func;
 use crate::cfg::{DomTree, Graph, NodeId, NodeKind};
 use crate::error::Refusal;
+use crate::layout::NULL_PAGE_END;
 use crate::module::{GLOBAL_SP, GLOBAL_STACK_LIMIT, Helper};
-use pnacl_bitcode::ir::{Inst, Ty, ValueId, ValueKind};
+use pnacl_bitcode::ir::{BinOp, Inst, Ty, ValueId, ValueKind};
 use wasm_encoder::{BlockType, MemArg, MemArgTarget, ValType};
 
 /// A function's frame on the guest stack.
@@ -243,34 +250,54 @@ impl Func<'_, '_> {
         self.free_temp(ValType::I32, t);
     }
 
-    pub(super) fn load(&mut self, ptr: ValueId, ty: Ty, align: u32) -> Result<(), Refusal> {
+    /// Pushes the address of a load or store, less the constant it adds (see the module's
+    /// comment), which it returns for the access's offset.
+    fn push_access_address(&mut self, ptr: ValueId) -> Result<u64, Refusal> {
+        if !self.env.checked
+            && let ValueKind::Inst(n) = self.space.kind(ptr)
+            && self.stacked.get(n as usize).copied().unwrap_or(false)
+            && let Some(&i) = self.value_inst.get(n as usize)
+            && let Inst::Binop { op: BinOp::Add, lhs, rhs, .. } = self.body.insts[i as usize]
+            && self.ty(ptr) == Ty::I32
+            && let Some(c) = self.const_int(rhs).filter(|c| (0..NULL_PAGE_END as i64).contains(c))
+        {
+            self.push(lhs)?;
+            return Ok(c as u64);
+        }
         self.push_address(ptr)?;
+        Ok(0)
+    }
+
+    pub(super) fn load(&mut self, ptr: ValueId, ty: Ty, align: u32) -> Result<(), Refusal> {
+        let offset = self.push_access_address(ptr)?;
+        let at = |natural| MemArg { offset, ..memarg(align, natural) };
         let mut s = self.sink();
         match ty {
-            Ty::I1 | Ty::I8 => s.i32_load8_u(memarg(align, 1)),
-            Ty::I16 => s.i32_load16_u(memarg(align, 2)),
-            Ty::I32 => s.i32_load(memarg(align, 4)),
-            Ty::I64 => s.i64_load(memarg(align, 8)),
-            Ty::Float => s.f32_load(memarg(align, 4)),
-            Ty::Double => s.f64_load(memarg(align, 8)),
-            _ => s.v128_load(memarg(align, 16)),
+            Ty::I1 | Ty::I8 => s.i32_load8_u(at(1)),
+            Ty::I16 => s.i32_load16_u(at(2)),
+            Ty::I32 => s.i32_load(at(4)),
+            Ty::I64 => s.i64_load(at(8)),
+            Ty::Float => s.f32_load(at(4)),
+            Ty::Double => s.f64_load(at(8)),
+            _ => s.v128_load(at(16)),
         };
         Ok(())
     }
 
     pub(super) fn store(&mut self, ptr: ValueId, val: ValueId, align: u32) -> Result<(), Refusal> {
-        self.push_address(ptr)?;
+        let offset = self.push_access_address(ptr)?;
+        let at = |natural| MemArg { offset, ..memarg(align, natural) };
         self.push(val)?;
         let ty = self.ty(val);
         let mut s = self.sink();
         match ty {
-            Ty::I1 | Ty::I8 => s.i32_store8(memarg(align, 1)),
-            Ty::I16 => s.i32_store16(memarg(align, 2)),
-            Ty::I32 => s.i32_store(memarg(align, 4)),
-            Ty::I64 => s.i64_store(memarg(align, 8)),
-            Ty::Float => s.f32_store(memarg(align, 4)),
-            Ty::Double => s.f64_store(memarg(align, 8)),
-            _ => s.v128_store(memarg(align, 16)),
+            Ty::I1 | Ty::I8 => s.i32_store8(at(1)),
+            Ty::I16 => s.i32_store16(at(2)),
+            Ty::I32 => s.i32_store(at(4)),
+            Ty::I64 => s.i64_store(at(8)),
+            Ty::Float => s.f32_store(at(4)),
+            Ty::Double => s.f64_store(at(8)),
+            _ => s.v128_store(at(16)),
         };
         Ok(())
     }

@@ -91,7 +91,9 @@ pub(crate) struct Func<'e, 'm> {
 /// Translates function `f` (which has a body).
 pub(crate) fn translate(env: &Env<'_>, f: u32) -> Result<Body, Refusal> {
     let m = env.m;
-    let body = m.functions[f as usize].body.as_deref().expect("defined functions have bodies");
+    let original = m.functions[f as usize].body.as_deref().expect("defined functions have bodies");
+    let reduced = crate::cse::eliminate(m, f, original);
+    let body = reduced.as_ref().unwrap_or(original);
     let mut t = Func::new(env, f, body);
     let mut g = SPARE_GRAPH.with(|c| c.take());
     g.rebuild(body, |i| t.is_setjmp(i));
@@ -430,6 +432,11 @@ impl<'e, 'm> Func<'e, 'm> {
             }
             let v = self.inst_value[i];
             if v != NONE && (self.stacked[v as usize] || self.static_alloca(i).is_some()) {
+                continue;
+            }
+            // An unused pure instruction (one common-subexpression elimination replaced,
+            // or dead in the pexe) computes nothing anyone reads.
+            if v != NONE && self.uses[v as usize] == 0 && self.is_pure(i) {
                 continue;
             }
             self.expr(i)?;

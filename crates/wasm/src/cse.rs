@@ -1,0 +1,131 @@
+//! Common subexpressions: an instruction that computes what a dominating one already
+//! computed (the same pure operation on the same operands) is replaced by it.
+//!
+//! A finalized pexe has not been through a code generator: PNaCl's `-O2` ran before
+//! `ExpandGetElementPtr` turned each field access into its own address arithmetic, and
+//! pnacl-llc's GVN and strength reduction, which cleaned that up, ran in the browser. So a
+//! loop that reads five fields of `bodies[j]` computes `@bodies + j*56` five times. V8's
+//! optimising tier would remove the copies, but a function called once (a benchmark's
+//! `main`, with the loop inside) never leaves V8's baseline compiler, which emits what it
+//! is given. This pass removes them before translation, as pnacl-llc did.
+//!
+//! Only instructions that cannot trap or touch memory take part (integer and float
+//! arithmetic other than integer division and remainder, compares, casts, selects); an
+//! instruction replaced is left in place with no uses, and the translator emits nothing
+//! for an unused pure instruction. Blocks are visited in reverse postorder, so a
+//! candidate's block was visited before any block it dominates.
+
+use pnacl_bitcode::ir::{BinOp, Dominators, FunctionBody, Inst, Module, ValueId, ValueSpace};
+use std::collections::HashMap;
+
+/// No replacement.
+const NONE: u32 = u32::MAX;
+
+/// True if `inst` is pure and cannot trap, so that a dominating copy can stand in for it.
+fn candidate(inst: &Inst) -> bool {
+    match *inst {
+        // Integer division traps; float division does not, but the operand type is not in
+        // the instruction, and float division is rare in address arithmetic.
+        Inst::Binop { op, .. } => !matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem),
+        Inst::Cast { .. } | Inst::Cmp { .. } | Inst::Select { .. } => true,
+        _ => false,
+    }
+}
+
+/// `inst` with each value operand `v` replaced by `f(v)`; a call's arguments and a phi's
+/// incoming values, which live in the operand pool, are left to [`rewrite_pool`].
+fn map_operands(inst: Inst, f: impl Fn(ValueId) -> ValueId) -> Inst {
+    match inst {
+        Inst::Binop { op, lhs, rhs, flags } => Inst::Binop { op, lhs: f(lhs), rhs: f(rhs), flags },
+        Inst::Cmp { pred, lhs, rhs } => Inst::Cmp { pred, lhs: f(lhs), rhs: f(rhs) },
+        Inst::Cast { op, val, to } => Inst::Cast { op, val: f(val), to },
+        Inst::Select { cond, on_true, on_false } => {
+            Inst::Select { cond: f(cond), on_true: f(on_true), on_false: f(on_false) }
+        }
+        Inst::ExtractElement { vector, index } => Inst::ExtractElement { vector: f(vector), index: f(index) },
+        Inst::InsertElement { vector, element, index } => {
+            Inst::InsertElement { vector: f(vector), element: f(element), index: f(index) }
+        }
+        Inst::Alloca { size, align } => Inst::Alloca { size: f(size), align },
+        Inst::Load { ptr, ty, align } => Inst::Load { ptr: f(ptr), ty, align },
+        Inst::Store { ptr, val, align } => Inst::Store { ptr: f(ptr), val: f(val), align },
+        Inst::Ret { val } => Inst::Ret { val: val.map(&f) },
+        Inst::CondBr { cond, on_true, on_false } => Inst::CondBr { cond: f(cond), on_true, on_false },
+        Inst::Switch { ty, cond, cases } => Inst::Switch { ty, cond: f(cond), cases },
+        // A direct call's callee is a function, which `f` leaves alone.
+        Inst::Call { tail, callee, indirect_ret, args } => Inst::Call { tail, callee: f(callee), indirect_ret, args },
+        other => other,
+    }
+}
+
+/// Replaces the value operands in the pool entries of calls and phis.
+fn rewrite_pool(body: &mut FunctionBody, f: impl Fn(ValueId) -> ValueId) {
+    for k in 0..body.insts.len() {
+        match body.insts[k] {
+            Inst::Call { args, .. } => {
+                for v in &mut body.operands[args.range()] {
+                    *v = f(ValueId(*v)).0;
+                }
+            }
+            Inst::Phi { incoming, .. } => {
+                for pair in body.operands[incoming.range()].chunks_exact_mut(2) {
+                    pair[0] = f(ValueId(pair[0])).0;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The body of function `f` with its common subexpressions replaced, or `None` if it has
+/// none (the usual case for small functions: the body is then not copied).
+pub(crate) fn eliminate(m: &Module, f: u32, body: &FunctionBody) -> Option<FunctionBody> {
+    let space: ValueSpace = m.value_space(f);
+    let first = space.first_inst();
+    // The value each instruction defines, and the block of each instruction.
+    let mut inst_value = vec![NONE; body.insts.len()];
+    let mut next = 0u32;
+    for (i, inst) in body.insts.iter().enumerate() {
+        if m.defines_value(inst) {
+            inst_value[i] = next;
+            next += 1;
+        }
+    }
+    let mut replace = vec![NONE; next as usize];
+    let map = |replace: &[u32], v: ValueId| match v.0.checked_sub(first).and_then(|n| replace.get(n as usize)) {
+        Some(&r) if r != NONE => ValueId(r),
+        _ => v,
+    };
+    let dom = Dominators::new(body);
+    // Each candidate computation seen, with the values and blocks that computed it.
+    let mut seen: HashMap<Inst, Vec<(u32, u32)>> = HashMap::new();
+    let mut found = false;
+    for &b in dom.reverse_postorder() {
+        let start = body.block_starts.get(b as usize).map_or(0, |&s| s as usize);
+        let end = body.block_starts.get(b as usize + 1).map_or(body.insts.len(), |&s| s as usize);
+        let end = end.min(body.insts.len());
+        let start = start.min(end);
+        for (&inst, &v) in body.insts[start..end].iter().zip(&inst_value[start..end]) {
+            if v == NONE || !candidate(&inst) {
+                continue;
+            }
+            let key = map_operands(inst, |x| map(&replace, x));
+            let copies = seen.entry(key).or_default();
+            if let Some(&(w, _)) = copies.iter().find(|&&(_, c)| c == b || dom.dominates(c, b)) {
+                replace[v as usize] = first + w;
+                found = true;
+            } else {
+                copies.push((v, b));
+            }
+        }
+    }
+    if !found {
+        return None;
+    }
+    let mut out = body.clone();
+    for inst in &mut out.insts {
+        *inst = map_operands(*inst, |x| map(&replace, x));
+    }
+    rewrite_pool(&mut out, |x| map(&replace, x));
+    Some(out)
+}
