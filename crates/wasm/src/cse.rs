@@ -16,7 +16,7 @@
 //! candidate's block was visited before any block it dominates.
 
 use pnacl_bitcode::ir::{BinOp, Dominators, FunctionBody, Inst, Module, ValueId, ValueSpace};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// No replacement.
 const NONE: u32 = u32::MAX;
@@ -77,28 +77,65 @@ fn rewrite_pool(body: &mut FunctionBody, f: impl Fn(ValueId) -> ValueId) {
     }
 }
 
+/// Work space kept by each thread from one function to the next (most functions are small,
+/// and allocating these per function cost more than the search).
+#[derive(Default)]
+struct Spare {
+    inst_value: Vec<u32>,
+    replace: Vec<u32>,
+    seen: FxHashMap<Inst, (u32, u32)>,
+    dom: Dominators,
+}
+
+thread_local! {
+    static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::new(Spare::default());
+}
+
 /// The body of function `f` with its common subexpressions replaced, or `None` if it has
 /// none (the usual case for small functions: the body is then not copied).
 pub(crate) fn eliminate(m: &Module, f: u32, body: &FunctionBody) -> Option<FunctionBody> {
-    let space: ValueSpace = m.value_space(f);
-    let first = space.first_inst();
-    // The value each instruction defines, and the block of each instruction.
-    let mut inst_value = vec![NONE; body.insts.len()];
-    let mut next = 0u32;
-    for (i, inst) in body.insts.iter().enumerate() {
-        if m.defines_value(inst) {
-            inst_value[i] = next;
-            next += 1;
+    SPARE.with(|spare| eliminate_with(m, f, body, &mut spare.borrow_mut()))
+}
+
+fn eliminate_with(m: &Module, f: u32, body: &FunctionBody, spare: &mut Spare) -> Option<FunctionBody> {
+    // First, whether any candidate is computed twice at all, operands as written: without
+    // such a pair there is nothing to replace, and no dominator tree is needed.
+    spare.seen.clear();
+    let mut repeated = false;
+    for inst in &body.insts {
+        if candidate(inst) && spare.seen.insert(*inst, (0, 0)).is_some() {
+            repeated = true;
+            break;
         }
     }
-    let mut replace = vec![NONE; next as usize];
+    if !repeated {
+        return None;
+    }
+    let Spare { inst_value, replace, seen, dom } = spare;
+    seen.clear();
+    let space: ValueSpace = m.value_space(f);
+    let first = space.first_inst();
+    // The value each instruction defines.
+    inst_value.clear();
+    let mut next = 0u32;
+    for inst in &body.insts {
+        if m.defines_value(inst) {
+            inst_value.push(next);
+            next += 1;
+        } else {
+            inst_value.push(NONE);
+        }
+    }
+    replace.clear();
+    replace.resize(next as usize, NONE);
     let map = |replace: &[u32], v: ValueId| match v.0.checked_sub(first).and_then(|n| replace.get(n as usize)) {
         Some(&r) if r != NONE => ValueId(r),
         _ => v,
     };
-    let dom = Dominators::new(body);
-    // Each candidate computation seen, with the values and blocks that computed it.
-    let mut seen: HashMap<Inst, Vec<(u32, u32)>> = HashMap::new();
+    dom.compute(body);
+    // Each candidate computation seen, with the value and block that computed it last: a
+    // copy in a block it does not dominate takes its place (blocks come in reverse
+    // postorder, so that is usually the copy later blocks can use).
     let mut found = false;
     for &b in dom.reverse_postorder() {
         let start = body.block_starts.get(b as usize).map_or(0, |&s| s as usize);
@@ -109,23 +146,33 @@ pub(crate) fn eliminate(m: &Module, f: u32, body: &FunctionBody) -> Option<Funct
             if v == NONE || !candidate(&inst) {
                 continue;
             }
-            let key = map_operands(inst, |x| map(&replace, x));
-            let copies = seen.entry(key).or_default();
-            if let Some(&(w, _)) = copies.iter().find(|&&(_, c)| c == b || dom.dominates(c, b)) {
-                replace[v as usize] = first + w;
-                found = true;
-            } else {
-                copies.push((v, b));
+            let key = map_operands(inst, |x| map(replace, x));
+            match seen.get(&key) {
+                Some(&(w, c)) if c == b || dom.dominates(c, b) => {
+                    replace[v as usize] = first + w;
+                    found = true;
+                }
+                _ => {
+                    seen.insert(key, (v, b));
+                }
             }
         }
     }
     if !found {
         return None;
     }
-    let mut out = body.clone();
-    for inst in &mut out.insts {
-        *inst = map_operands(*inst, |x| map(&replace, x));
-    }
-    rewrite_pool(&mut out, |x| map(&replace, x));
+    // What the translator reads of a body (not its encoding, positions or symbols).
+    let mut out = FunctionBody {
+        num_blocks: body.num_blocks,
+        constants: body.constants.clone(),
+        insts: body.insts.iter().map(|&inst| map_operands(inst, |x| map(replace, x))).collect(),
+        block_starts: body.block_starts.clone(),
+        num_params: body.num_params,
+        local_types: body.local_types.clone(),
+        operands: body.operands.clone(),
+        cases: body.cases.clone(),
+        ..FunctionBody::default()
+    };
+    rewrite_pool(&mut out, |x| map(replace, x));
     Some(out)
 }
