@@ -329,3 +329,42 @@ fn repeated_computations_in_dominated_and_sibling_blocks() {
         Val::i32(joined.wrapping_add(x))
     });
 }
+
+/// A small function without memory accesses, with two returns and a phi, called in a loop
+/// (`pnacl wasm` inlines such functions: their locals keep their values from one call to
+/// the next, and each `return` leaves the inlined body).
+#[test]
+fn a_small_function_called_in_a_loop() {
+    let dir = dir();
+    let helper = pnacl_testutil::guest::Function::helper(
+        "i32",
+        &["i32", "i32"],
+        "  function i32 @f2(i32 %p0, i32 %p1) {\n    blocks 5;\n    constants {\n      i32:\n        %c0 = i32 1;\n        \
+         %c1 = i32 0;\n    }\n  %b0:\n    %v0 = icmp sgt i32 %p0, %p1;\n    br i1 %v0, label %b1, label %b2;\n  %b1:\n    \
+         %v1 = sub i32 %p0, %p1;\n    ret i32 %v1;\n  %b2:\n    %v2 = sub i32 %p1, %p0;\n    %v3 = and i32 %v2, %c0;\n    \
+         %v4 = icmp eq i32 %v3, %c1;\n    br i1 %v4, label %b3, label %b4;\n  %b3:\n    br label %b4;\n  %b4:\n    \
+         %v5 = phi i32 [%v2, %b2], [%c0, %b3];\n    ret i32 %v5;\n  }",
+    );
+    let body = "  %b0:\n    br label %b1;\n  %b1:\n    %v0 = phi i32 [%c0, %b0], [%v5, %b2];\n    \
+                %v1 = phi i32 [%c0, %b0], [%v4, %b2];\n    %v2 = icmp slt i32 %v0, %p1;\n    \
+                br i1 %v2, label %b2, label %b3;\n  %b2:\n    %v3 = call i32 @f2(i32 %v0, i32 %p0);\n    \
+                %v4 = add i32 %v1, %v3;\n    %v5 = add i32 %v0, %c1;\n    br label %b1;\n  %b3:\n    ret i32 %v1;";
+    let rows = [(0u32, 0u32), (5, 10), (7, 100), (1000, 2000), (0xffff_fff0, 50)]
+        .map(|(a, n)| vec![Val::i32(a), Val::i32(n)])
+        .to_vec();
+    Case::new(&[Ty::I32, Ty::I32], Ty::I32, &[("i32", "0"), ("i32", "1")], body)
+        .inputs(rows)
+        .functions(vec![helper])
+        .check(dir.path(), "small_call", |r| {
+            let (y, n) = (u32v(&r[0]) as i32, u32v(&r[1]) as i32);
+            let f = |x: i32| {
+                if x > y {
+                    x.wrapping_sub(y)
+                } else {
+                    let d = y.wrapping_sub(x);
+                    if d & 1 == 0 { 1 } else { d }
+                }
+            };
+            Val::i32((0..n).fold(0i32, |s, x| s.wrapping_add(f(x))) as u32)
+        });
+}

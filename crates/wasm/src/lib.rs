@@ -45,6 +45,14 @@
 //! `loop`s and `br`s. Phis are locals assigned on the edges; a value with one use later in
 //! the same block stays on the wasm stack.
 //!
+//! **Before and after.** A finalized pexe never went through a code generator, and V8
+//! neither inlines wasm calls nor leaves its baseline code for a function called once
+//! (a benchmark's `main`), so the translator does what pnacl-llc did for such code: it
+//! removes common subexpressions ([`cse`]: the repeated address arithmetic of field
+//! accesses), folds a constant offset below 64 KiB into the access that alone uses it
+//! (`function/memory.rs`), and inlines small functions that cannot trap or touch memory
+//! (`inline`: newlib's `__fpclassifyd` in `sqrt`).
+//!
 //! **setjmp/longjmp** use exception handling (the legacy `try`/`catch`/`throw`, which Node
 //! 20 runs; see `function/intrinsics.rs`): `longjmp` throws, the frame that called
 //! `setjmp` catches, checks its token in the `jmp_buf` and re-enters its body at the code
@@ -72,6 +80,7 @@ mod cse;
 mod error;
 mod function;
 mod host;
+mod inline;
 pub mod irreducible;
 pub mod irt;
 pub mod layout;
@@ -132,7 +141,8 @@ pub fn translate(m: &Module, options: &Options) -> Result<Output, Refusal> {
     let defined: Vec<u32> = m.defined_functions().collect();
     let bodies: Vec<Result<function::Body, Refusal>> =
         defined.par_iter().map(|&f| function::translate(&env, f)).collect();
-    let bodies = bodies.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let mut bodies = bodies.into_iter().collect::<Result<Vec<_>, _>>()?;
+    inline::inline_small_calls(&env, &defined, &mut bodies);
     let browser = is_browser_program(m);
     let shared = env.shared;
     let parts = assemble::Parts { bodies, entry, shared, browser };

@@ -63,6 +63,7 @@ impl Func<'_, '_> {
                 self.push(arg(k))?;
             }
             let index = self.env.function_index(f);
+            self.direct_calls.push(index);
             self.sink().call(index);
             if ret == Ty::Void && sig.ret != Ty::Void {
                 self.sink().drop();

@@ -38,6 +38,11 @@ pub struct Body {
     pub locals: Vec<ValType>,
     /// The instructions, `end` included.
     pub code: Vec<u8>,
+    /// The wasm indices of the defined functions it calls directly (for the inliner).
+    pub direct_calls: Vec<u32>,
+    /// The code ends with an `unreachable` that only closes the structure: every path
+    /// before it returns (for the inliner, which may drop it).
+    pub closing_unreachable: bool,
 }
 
 /// The state of one function's translation.
@@ -86,6 +91,8 @@ pub(crate) struct Func<'e, 'm> {
     phi_stores: Vec<u32>,
     /// Where the last `br 0` starts, if it was the last instruction emitted.
     pub last_br0: Option<usize>,
+    /// The defined functions called directly, by wasm index.
+    pub direct_calls: Vec<u32>,
 }
 
 /// Translates function `f` (which has a body).
@@ -108,13 +115,16 @@ pub(crate) fn translate(env: &Env<'_>, f: u32) -> Result<Body, Refusal> {
     t.prologue(&g, &dom)?;
     t.structure(&g, &dom)?;
     t.close_sjlj();
-    if !t.terminated {
+    let closing_unreachable = !t.terminated;
+    if closing_unreachable {
         t.sink().unreachable();
     }
     t.sink().end();
     SPARE_GRAPH.with(|c| c.set(g));
     SPARE_DOM.with(|c| c.set(dom));
-    Ok(t.finish())
+    let mut body = t.finish();
+    body.closing_unreachable = closing_unreachable;
+    Ok(body)
 }
 
 /// The per-function arrays of a [`Func`], kept by each thread from one function to the
@@ -162,7 +172,7 @@ impl<'e, 'm> Func<'e, 'm> {
             phi_stores: self.phi_stores,
         };
         SPARE.with(|c| c.set(spare));
-        Body { locals: self.locals, code: self.out }
+        Body { locals: self.locals, code: self.out, direct_calls: self.direct_calls, closing_unreachable: false }
     }
 
     fn new(env: &'e Env<'m>, f: u32, body: &'m FunctionBody) -> Self {
@@ -213,6 +223,7 @@ impl<'e, 'm> Func<'e, 'm> {
             scratch: spare.scratch,
             work: spare.work,
             phi_stores: spare.phi_stores,
+            direct_calls: Vec::new(),
         };
         t.count_uses();
         for (i, &n) in t.inst_value.iter().enumerate() {
