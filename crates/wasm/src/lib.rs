@@ -41,14 +41,14 @@
 //!
 //! **Control flow.** Each function's blocks (split after setjmp calls) form a graph
 //! ([`cfg`]); irreducible loops get a dispatch node ([`irreducible`]); Ramsey's
-//! translation over the dominator tree ([`function`]'s `structure`) gives `block`s,
+//! translation over the dominator tree (`function/structure.rs`) gives `block`s,
 //! `loop`s and `br`s. Phis are locals assigned on the edges; a value with one use later in
 //! the same block stays on the wasm stack.
 //!
 //! **Before and after.** A finalized pexe never went through a code generator, and V8
 //! neither inlines wasm calls nor leaves its baseline code for a function called once
 //! (a benchmark's `main`), so the translator does what pnacl-llc did for such code: it
-//! removes common subexpressions ([`cse`]: the repeated address arithmetic of field
+//! removes common subexpressions (`cse.rs`: the repeated address arithmetic of field
 //! accesses), folds a constant offset below 64 KiB into the access that alone uses it
 //! (`function/memory.rs`), and inlines small functions that cannot trap or touch memory
 //! (`inline`: newlib's `__fpclassifyd` in `sqrt`).
