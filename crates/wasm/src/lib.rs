@@ -40,7 +40,7 @@
 //! translation time.
 //!
 //! **Control flow.** Each function's blocks (split after setjmp calls) form a graph
-//! ([`cfg`]); irreducible loops get a dispatch node ([`irreducible`]); Ramsey's
+//! ([`cfg`](mod@cfg)); irreducible loops get a dispatch node ([`irreducible`]); Ramsey's
 //! translation over the dominator tree (`function/structure.rs`) gives `block`s,
 //! `loop`s and `br`s. Phis are locals assigned on the edges; a value with one use later in
 //! the same block stays on the wasm stack.
