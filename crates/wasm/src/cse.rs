@@ -32,51 +32,6 @@ fn candidate(inst: &Inst) -> bool {
     }
 }
 
-/// `inst` with each value operand `v` replaced by `f(v)`; a call's arguments and a phi's
-/// incoming values, which live in the operand pool, are left to [`rewrite_pool`].
-fn map_operands(inst: Inst, f: impl Fn(ValueId) -> ValueId) -> Inst {
-    match inst {
-        Inst::Binop { op, lhs, rhs, flags } => Inst::Binop { op, lhs: f(lhs), rhs: f(rhs), flags },
-        Inst::Cmp { pred, lhs, rhs } => Inst::Cmp { pred, lhs: f(lhs), rhs: f(rhs) },
-        Inst::Cast { op, val, to } => Inst::Cast { op, val: f(val), to },
-        Inst::Select { cond, on_true, on_false } => {
-            Inst::Select { cond: f(cond), on_true: f(on_true), on_false: f(on_false) }
-        }
-        Inst::ExtractElement { vector, index } => Inst::ExtractElement { vector: f(vector), index: f(index) },
-        Inst::InsertElement { vector, element, index } => {
-            Inst::InsertElement { vector: f(vector), element: f(element), index: f(index) }
-        }
-        Inst::Alloca { size, align } => Inst::Alloca { size: f(size), align },
-        Inst::Load { ptr, ty, align } => Inst::Load { ptr: f(ptr), ty, align },
-        Inst::Store { ptr, val, align } => Inst::Store { ptr: f(ptr), val: f(val), align },
-        Inst::Ret { val } => Inst::Ret { val: val.map(&f) },
-        Inst::CondBr { cond, on_true, on_false } => Inst::CondBr { cond: f(cond), on_true, on_false },
-        Inst::Switch { ty, cond, cases } => Inst::Switch { ty, cond: f(cond), cases },
-        // A direct call's callee is a function, which `f` leaves alone.
-        Inst::Call { tail, callee, indirect_ret, args } => Inst::Call { tail, callee: f(callee), indirect_ret, args },
-        other => other,
-    }
-}
-
-/// Replaces the value operands in the pool entries of calls and phis.
-fn rewrite_pool(body: &mut FunctionBody, f: impl Fn(ValueId) -> ValueId) {
-    for k in 0..body.insts.len() {
-        match body.insts[k] {
-            Inst::Call { args, .. } => {
-                for v in &mut body.operands[args.range()] {
-                    *v = f(ValueId(*v)).0;
-                }
-            }
-            Inst::Phi { incoming, .. } => {
-                for pair in body.operands[incoming.range()].chunks_exact_mut(2) {
-                    pair[0] = f(ValueId(pair[0])).0;
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
 /// Work space kept by each thread from one function to the next (most functions are small,
 /// and allocating these per function cost more than the search).
 #[derive(Default)]
@@ -146,7 +101,7 @@ fn eliminate_with(m: &Module, f: u32, body: &FunctionBody, spare: &mut Spare) ->
             if v == NONE || !candidate(&inst) {
                 continue;
             }
-            let key = map_operands(inst, |x| map(replace, x));
+            let key = inst.map_operands(|x| map(replace, x));
             match seen.get(&key) {
                 Some(&(w, c)) if c == b || dom.dominates(c, b) => {
                     replace[v as usize] = first + w;
@@ -165,7 +120,7 @@ fn eliminate_with(m: &Module, f: u32, body: &FunctionBody, spare: &mut Spare) ->
     let mut out = FunctionBody {
         num_blocks: body.num_blocks,
         constants: body.constants.clone(),
-        insts: body.insts.iter().map(|&inst| map_operands(inst, |x| map(replace, x))).collect(),
+        insts: body.insts.clone(),
         block_starts: body.block_starts.clone(),
         num_params: body.num_params,
         local_types: body.local_types.clone(),
@@ -173,6 +128,6 @@ fn eliminate_with(m: &Module, f: u32, body: &FunctionBody, spare: &mut Spare) ->
         cases: body.cases.clone(),
         ..FunctionBody::default()
     };
-    rewrite_pool(&mut out, |x| map(replace, x));
+    out.map_operands(|x| map(replace, x));
     Some(out)
 }

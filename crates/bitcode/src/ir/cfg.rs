@@ -10,6 +10,28 @@ use super::{FunctionBody, Inst, Module, ValueId};
 use std::ops::Range;
 
 impl FunctionBody {
+    /// Replaces every value operand `v` of every instruction, those in the operand pool
+    /// included, by `f(v)`.
+    pub fn map_operands(&mut self, f: impl Fn(ValueId) -> ValueId) {
+        for k in 0..self.insts.len() {
+            let inst = self.insts[k].map_operands(&f);
+            self.insts[k] = inst;
+            match inst {
+                Inst::Call { args, .. } => {
+                    for v in &mut self.operands[args.range()] {
+                        *v = f(ValueId(*v)).0;
+                    }
+                }
+                Inst::Phi { incoming, .. } => {
+                    for pair in self.operands[incoming.range()].chunks_exact_mut(2) {
+                        pair[0] = f(ValueId(pair[0])).0;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
     /// The instructions of basic block `k` (indices into `insts`).
     pub fn block_insts(&self, k: usize) -> Range<usize> {
         let start = self.block_starts.get(k).map_or(self.insts.len(), |&s| s as usize);
@@ -102,6 +124,35 @@ impl Inst {
                 }
             }
             Inst::Br { .. } | Inst::Unreachable | Inst::ForwardDecl { .. } => {}
+        }
+    }
+
+    /// The instruction with each value operand `v` that it holds itself replaced by
+    /// `f(v)`: the operands [`Inst::for_each_operand`] visits, but for a call's arguments
+    /// and a phi's incoming values, which live in the body's operand pool (see
+    /// [`FunctionBody::map_operands`]).
+    pub fn map_operands(self, f: impl Fn(ValueId) -> ValueId) -> Inst {
+        match self {
+            Inst::Binop { op, lhs, rhs, flags } => Inst::Binop { op, lhs: f(lhs), rhs: f(rhs), flags },
+            Inst::Cmp { pred, lhs, rhs } => Inst::Cmp { pred, lhs: f(lhs), rhs: f(rhs) },
+            Inst::Cast { op, val, to } => Inst::Cast { op, val: f(val), to },
+            Inst::Select { cond, on_true, on_false } => {
+                Inst::Select { cond: f(cond), on_true: f(on_true), on_false: f(on_false) }
+            }
+            Inst::ExtractElement { vector, index } => Inst::ExtractElement { vector: f(vector), index: f(index) },
+            Inst::InsertElement { vector, element, index } => {
+                Inst::InsertElement { vector: f(vector), element: f(element), index: f(index) }
+            }
+            Inst::Alloca { size, align } => Inst::Alloca { size: f(size), align },
+            Inst::Load { ptr, ty, align } => Inst::Load { ptr: f(ptr), ty, align },
+            Inst::Store { ptr, val, align } => Inst::Store { ptr: f(ptr), val: f(val), align },
+            Inst::Ret { val } => Inst::Ret { val: val.map(&f) },
+            Inst::CondBr { cond, on_true, on_false } => Inst::CondBr { cond: f(cond), on_true, on_false },
+            Inst::Switch { ty, cond, cases } => Inst::Switch { ty, cond: f(cond), cases },
+            Inst::Call { tail, callee, indirect_ret: Some(ret), args } => {
+                Inst::Call { tail, callee: f(callee), indirect_ret: Some(ret), args }
+            }
+            other => other,
         }
     }
 }
