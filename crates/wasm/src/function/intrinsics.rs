@@ -180,7 +180,7 @@ impl Func<'_, '_> {
     fn atomic_load(&mut self, t: Ty) {
         let bytes = atomic_bytes(t);
         if !self.env.shared {
-            self.plain_load(t);
+            self.load_op(t, |natural| memarg(1, natural));
             return;
         }
         if bytes == 1 {
@@ -192,11 +192,8 @@ impl Func<'_, '_> {
         let mut s = self.sink();
         s.local_tee(a).i32_const(bytes as i32 - 1).i32_and().if_(BlockType::Result(result));
         s.atomic_fence(wasm_encoder::Ordering::SeqCst).local_get(a);
-        match t {
-            Ty::I16 => s.i32_load16_u(memarg(1, 2)),
-            Ty::I64 => s.i64_load(memarg(1, 8)),
-            _ => s.i32_load(memarg(1, 4)),
-        };
+        self.load_op(t, |natural| memarg(1, natural));
+        let mut s = self.sink();
         s.atomic_fence(wasm_encoder::Ordering::SeqCst).else_().local_get(a);
         match t {
             Ty::I16 => s.i32_atomic_load16_u(atomic_arg(2, 0)),
@@ -212,7 +209,7 @@ impl Func<'_, '_> {
     fn atomic_store(&mut self, t: Ty) {
         let bytes = atomic_bytes(t);
         if !self.env.shared {
-            self.plain_store(t);
+            self.store_op(t, |natural| memarg(1, natural));
             return;
         }
         if bytes == 1 {
@@ -225,11 +222,8 @@ impl Func<'_, '_> {
         let mut s = self.sink();
         s.local_set(v).local_tee(a).i32_const(bytes as i32 - 1).i32_and().if_(BlockType::Empty);
         s.atomic_fence(wasm_encoder::Ordering::SeqCst).local_get(a).local_get(v);
-        match t {
-            Ty::I16 => s.i32_store16(memarg(1, 2)),
-            Ty::I64 => s.i64_store(memarg(1, 8)),
-            _ => s.i32_store(memarg(1, 4)),
-        };
+        self.store_op(t, |natural| memarg(1, natural));
+        let mut s = self.sink();
         s.atomic_fence(wasm_encoder::Ordering::SeqCst).else_().local_get(a).local_get(v);
         match t {
             Ty::I16 => s.i32_atomic_store16(atomic_arg(2, 0)),
@@ -268,29 +262,6 @@ impl Func<'_, '_> {
         };
     }
 
-    /// A load of `t` (zero-extended to i32 below 32 bits) from the address on the stack,
-    /// for a memory with one agent.
-    fn plain_load(&mut self, t: Ty) {
-        let mut s = self.sink();
-        match t {
-            Ty::I8 => s.i32_load8_u(memarg(1, 1)),
-            Ty::I16 => s.i32_load16_u(memarg(1, 2)),
-            Ty::I64 => s.i64_load(memarg(1, 8)),
-            _ => s.i32_load(memarg(1, 4)),
-        };
-    }
-
-    /// A store of the `t` on the stack to the address under it, for a memory with one agent.
-    fn plain_store(&mut self, t: Ty) {
-        let mut s = self.sink();
-        match t {
-            Ty::I8 => s.i32_store8(memarg(1, 1)),
-            Ty::I16 => s.i32_store16(memarg(1, 2)),
-            Ty::I64 => s.i64_store(memarg(1, 8)),
-            _ => s.i32_store(memarg(1, 4)),
-        };
-    }
-
     /// [`Self::rmw`] for a memory with one agent: the old value, loaded; the new one,
     /// stored.
     fn single_agent_rmw(&mut self, op: i64, t: Ty) {
@@ -299,7 +270,7 @@ impl Func<'_, '_> {
         let a = self.temp(ValType::I32);
         let old = self.temp(vt);
         self.sink().local_set(v).local_tee(a).local_get(a);
-        self.plain_load(t);
+        self.load_op(t, |natural| memarg(1, natural));
         let mut s = self.sink();
         s.local_tee(old);
         if op == 6 {
@@ -319,7 +290,7 @@ impl Func<'_, '_> {
                 _ => s.i32_xor(),
             };
         }
-        self.plain_store(t);
+        self.store_op(t, |natural| memarg(1, natural));
         self.sink().local_get(old);
         self.free_temp(vt, old);
         self.free_temp(ValType::I32, a);
@@ -336,7 +307,7 @@ impl Func<'_, '_> {
         let a = self.temp(ValType::I32);
         let old = self.temp(vt);
         self.sink().local_set(new).local_set(expected).local_tee(a);
-        self.plain_load(t);
+        self.load_op(t, |natural| memarg(1, natural));
         let mut s = self.sink();
         s.local_tee(old).local_get(expected);
         if vt == ValType::I64 {
@@ -345,7 +316,7 @@ impl Func<'_, '_> {
             s.i32_eq();
         }
         s.if_(BlockType::Empty).local_get(a).local_get(new);
-        self.plain_store(t);
+        self.store_op(t, |natural| memarg(1, natural));
         self.sink().end().local_get(old);
         self.free_temp(vt, old);
         self.free_temp(ValType::I32, a);

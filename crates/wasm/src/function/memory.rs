@@ -270,7 +270,13 @@ impl Func<'_, '_> {
 
     pub(super) fn load(&mut self, ptr: ValueId, ty: Ty, align: u32) -> Result<(), Refusal> {
         let offset = self.push_access_address(ptr)?;
-        let at = |natural| MemArg { offset, ..memarg(align, natural) };
+        self.load_op(ty, |natural| MemArg { offset, ..memarg(align, natural) });
+        Ok(())
+    }
+
+    /// The load of a `ty` from the address on the stack (narrow integers zero-extended to
+    /// `i32`), with the memory argument `at(its natural size)`.
+    pub(super) fn load_op(&mut self, ty: Ty, at: impl Fn(u32) -> MemArg) {
         let mut s = self.sink();
         match ty {
             Ty::I1 | Ty::I8 => s.i32_load8_u(at(1)),
@@ -281,14 +287,18 @@ impl Func<'_, '_> {
             Ty::Double => s.f64_load(at(8)),
             _ => s.v128_load(at(16)),
         };
-        Ok(())
     }
 
     pub(super) fn store(&mut self, ptr: ValueId, val: ValueId, align: u32) -> Result<(), Refusal> {
         let offset = self.push_access_address(ptr)?;
-        let at = |natural| MemArg { offset, ..memarg(align, natural) };
         self.push(val)?;
-        let ty = self.ty(val);
+        self.store_op(self.ty(val), |natural| MemArg { offset, ..memarg(align, natural) });
+        Ok(())
+    }
+
+    /// The store of the `ty` on the stack to the address under it, with the memory
+    /// argument `at(its natural size)`.
+    pub(super) fn store_op(&mut self, ty: Ty, at: impl Fn(u32) -> MemArg) {
         let mut s = self.sink();
         match ty {
             Ty::I1 | Ty::I8 => s.i32_store8(at(1)),
@@ -299,7 +309,6 @@ impl Func<'_, '_> {
             Ty::Double => s.f64_store(at(8)),
             _ => s.v128_store(at(16)),
         };
-        Ok(())
     }
 }
 
