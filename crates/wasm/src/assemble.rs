@@ -21,10 +21,6 @@ pub(crate) struct Parts {
     pub bodies: Vec<Body>,
     /// The entry point's index among the module's functions.
     pub entry: u32,
-    /// The memory is shared.
-    pub shared: bool,
-    /// The module is a browser (PPAPI) program.
-    pub browser: bool,
 }
 
 /// The data segments: (guest address, bytes), zero runs left out.
@@ -68,7 +64,7 @@ pub(crate) fn module(env: &Env<'_>, parts: Parts) -> Vec<u8> {
         minimum: u64::from(env.initial_pages()),
         maximum: Some(u64::from(env.maximum_pages())),
         memory64: false,
-        shared: parts.shared,
+        shared: env.shared,
         page_size_log2: None,
     };
     imports.import("env", "memory", EntityType::Memory(memory));
@@ -216,7 +212,7 @@ pub(crate) fn module(env: &Env<'_>, parts: Parts) -> Vec<u8> {
     tail.section(&data);
     // Names and metadata.
     tail.section(&names(env, parts.entry));
-    let meta = meta::metadata(env, parts.entry, parts.shared, parts.browser);
+    let meta = meta::metadata(env, parts.entry);
     tail.section(&CustomSection { name: "pnacl".into(), data: meta.as_bytes().into() });
     // The tail without its module header.
     let tail = &tail.as_slice()[wasm_encoder::Module::HEADER.len()..];

@@ -143,9 +143,8 @@ pub fn translate(m: &Module, options: &Options) -> Result<Output, Refusal> {
         defined.par_iter().map(|&f| function::translate(&env, f)).collect();
     let mut bodies = bodies.into_iter().collect::<Result<Vec<_>, _>>()?;
     inline::inline_small_calls(&env, &defined, &mut bodies);
-    let browser = is_browser_program(m);
-    let shared = env.shared;
-    let parts = assemble::Parts { bodies, entry, shared, browser };
+    let (shared, browser) = (env.shared, env.browser);
+    let parts = assemble::Parts { bodies, entry };
     let wasm = assemble::module(&env, parts);
     let mut features = WasmFeatures::MUTABLE_GLOBAL
         | WasmFeatures::SATURATING_FLOAT_TO_INT

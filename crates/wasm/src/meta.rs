@@ -36,7 +36,8 @@ pub fn json_string(s: &str) -> String {
 }
 
 /// The metadata of a module.
-pub(crate) fn metadata(env: &Env<'_>, entry: u32, shared: bool, browser: bool) -> String {
+pub(crate) fn metadata(env: &Env<'_>, entry: u32) -> String {
+    let (shared, browser) = (env.shared, env.browser);
     let l = &env.layout;
     let mut traps = Vec::new();
     for h in Helper::ALL {

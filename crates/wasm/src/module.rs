@@ -158,6 +158,8 @@ pub(crate) struct Env<'m> {
     /// are plain accesses and its fences nothing, as emscripten lowers them without
     /// pthreads: a locked `xchg` costs more than malloc's whole fast path.
     pub shared: bool,
+    /// It is a browser (PPAPI) program ([`crate::is_browser_program`]).
+    pub browser: bool,
     /// The module calls setjmp or longjmp.
     pub sjlj: bool,
 }
@@ -216,6 +218,7 @@ impl<'m> Env<'m> {
             getters: Vec::new(),
             checked: options.checked,
             shared,
+            browser,
             sjlj: false,
         };
         env.number_types();

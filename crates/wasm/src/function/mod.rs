@@ -122,9 +122,7 @@ pub(crate) fn translate(env: &Env<'_>, f: u32) -> Result<Body, Refusal> {
     t.sink().end();
     SPARE_GRAPH.with(|c| c.set(g));
     SPARE_DOM.with(|c| c.set(dom));
-    let mut body = t.finish();
-    body.closing_unreachable = closing_unreachable;
-    Ok(body)
+    Ok(t.finish(closing_unreachable))
 }
 
 /// The per-function arrays of a [`Func`], kept by each thread from one function to the
@@ -156,7 +154,7 @@ thread_local! {
 
 impl<'e, 'm> Func<'e, 'm> {
     /// The translated body; the arrays go back to the thread's spares.
-    fn finish(self) -> Body {
+    fn finish(self, closing_unreachable: bool) -> Body {
         let spare = Spare {
             inst_value: self.inst_value,
             value_inst: self.value_inst,
@@ -172,7 +170,7 @@ impl<'e, 'm> Func<'e, 'm> {
             phi_stores: self.phi_stores,
         };
         SPARE.with(|c| c.set(spare));
-        Body { locals: self.locals, code: self.out, direct_calls: self.direct_calls, closing_unreachable: false }
+        Body { locals: self.locals, code: self.out, direct_calls: self.direct_calls, closing_unreachable }
     }
 
     fn new(env: &'e Env<'m>, f: u32, body: &'m FunctionBody) -> Self {
