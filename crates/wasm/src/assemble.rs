@@ -1,6 +1,7 @@
 //! The module's sections, from the translated bodies.
 
 use crate::function::Body;
+use crate::hints;
 use crate::layout::GLOBALS_START;
 use crate::meta;
 use crate::module::{Env, FuncType, Helper, LONGJMP_TAG, func_type, helper_type};
@@ -90,6 +91,8 @@ pub(crate) fn module(env: &Env<'_>, parts: Parts) -> Vec<u8> {
         }
     }
     module.section(&functions);
+    // Before the code, where V8 reads it.
+    module.section(&hints::section(env, &parts.bodies, parts.entry, functions.len()));
     // Tables.
     let table_len = (m.functions.len() + env.host.len()) as u64;
     let mut tables = TableSection::new();

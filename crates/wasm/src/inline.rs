@@ -39,6 +39,13 @@ struct Callee<'b> {
     body: &'b Body,
 }
 
+/// A caller's body after inlining: its code, locals and loop nesting.
+struct Inlined {
+    code: Vec<u8>,
+    locals: Vec<ValType>,
+    loop_nesting: u32,
+}
+
 /// The operators of a body's code (its instructions, the final `end` included).
 fn operators(code: &[u8]) -> OperatorsReader<'_> {
     OperatorsReader::new(BinaryReader::new(code, 0))
@@ -120,13 +127,7 @@ fn emit_inlined(callee: &Callee<'_>, base: u32, out: &mut Vec<u8>) -> Option<()>
 
 /// The code of `caller` (wasm function `own`) with its calls in loops to the functions
 /// of `callees` (by wasm index) inlined, and its new locals; `None` if it has no such call.
-fn inline_into(
-    caller: &Body,
-    own: u32,
-    first: u32,
-    callees: &[Option<Callee<'_>>],
-    params: u32,
-) -> Option<(Vec<u8>, Vec<ValType>)> {
+fn inline_into(caller: &Body, own: u32, first: u32, callees: &[Option<Callee<'_>>], params: u32) -> Option<Inlined> {
     let callee_at = |index: u32| -> Option<&Callee<'_>> {
         let k = index.checked_sub(first)? as usize;
         callees.get(k)?.as_ref().filter(|_| index != own)
@@ -138,6 +139,8 @@ fn inline_into(
     let mut locals = caller.locals.clone();
     let mut out = Vec::with_capacity(caller.code.len() * 2);
     let mut grown = 0usize;
+    // An inlined loop keeps its nesting at least (it may be inside one of the caller's).
+    let mut loop_nesting = caller.loop_nesting;
     let mut ops = operators(&caller.code);
     while !ops.eof() {
         let start = ops.original_position() as usize;
@@ -151,13 +154,14 @@ fn inline_into(
             locals.extend_from_slice(&callee.params);
             locals.extend_from_slice(&callee.body.locals);
             emit_inlined(callee, base, &mut out)?;
+            loop_nesting = loop_nesting.max(callee.body.loop_nesting);
             grown += callee.body.code.len();
             continue;
         }
         // Everything else is copied as it is.
         out.extend_from_slice(caller.code.get(start..end)?);
     }
-    Some((out, locals))
+    Some(Inlined { code: out, locals, loop_nesting })
 }
 
 /// Inlines small functions into the loops that call them (see the module's comment).
@@ -195,7 +199,7 @@ pub(crate) fn inline_small_calls(env: &Env<'_>, defined: &[u32], bodies: &mut [B
     if callees.iter().all(Option::is_none) {
         return;
     }
-    let rewritten: Vec<Option<(Vec<u8>, Vec<ValType>)>> = defined
+    let rewritten: Vec<Option<Inlined>> = defined
         .par_iter()
         .zip(bodies.par_iter())
         .enumerate()
@@ -206,9 +210,10 @@ pub(crate) fn inline_small_calls(env: &Env<'_>, defined: &[u32], bodies: &mut [B
         .collect();
     drop(callees);
     for (body, new) in bodies.iter_mut().zip(rewritten) {
-        if let Some((code, locals)) = new {
-            body.code = code;
-            body.locals = locals;
+        if let Some(new) = new {
+            body.loop_nesting = new.loop_nesting;
+            body.code = new.code;
+            body.locals = new.locals;
         }
     }
 }

@@ -51,7 +51,10 @@
 //! removes common subexpressions (`cse.rs`: the repeated address arithmetic of field
 //! accesses), folds a constant offset below 64 KiB into the access that alone uses it
 //! (`function/memory.rs`), and inlines small functions that cannot trap or touch memory
-//! (`inline`: newlib's `__fpclassifyd` in `sqrt`).
+//! (`inline`: newlib's `__fpclassifyd` in `sqrt`). A `compilationHints` section
+//! (`hints.rs`) asks V8 to compile functions with nested loops and few call sites with
+//! TurboFan from their first call, since V8 cannot move a running call out of its
+//! baseline code.
 //!
 //! **setjmp/longjmp** use exception handling (the legacy `try`/`catch`/`throw`, which Node
 //! 20 runs; see `function/intrinsics.rs`): `longjmp` throws, the frame that called
@@ -79,6 +82,7 @@ pub mod cfg;
 mod cse;
 mod error;
 mod function;
+mod hints;
 mod host;
 mod inline;
 pub mod irreducible;

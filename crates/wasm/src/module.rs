@@ -355,6 +355,11 @@ impl<'m> Env<'m> {
         self.functions[f as usize]
     }
 
+    /// The wasm index of the first defined function; the others follow it in order.
+    pub fn first_defined(&self) -> u32 {
+        self.fmod + 1
+    }
+
     /// The wasm indices of the defined module functions (`u32::MAX` for declarations).
     pub fn function_indices(&self) -> &[u32] {
         &self.functions

@@ -43,6 +43,9 @@ pub struct Body {
     /// The code ends with an `unreachable` that only closes the structure: every path
     /// before it returns (for the inliner, which may drop it).
     pub closing_unreachable: bool,
+    /// How deeply its loops nest: 0 without a loop, 1 with loops none of which is inside
+    /// another, and so on (for the compilation hints).
+    pub loop_nesting: u32,
 }
 
 /// The state of one function's translation.
@@ -93,6 +96,8 @@ pub(crate) struct Func<'e, 'm> {
     pub last_br0: Option<usize>,
     /// The defined functions called directly, by wasm index.
     pub direct_calls: Vec<u32>,
+    /// The deepest nesting of the loops emitted so far ([`Body::loop_nesting`]).
+    pub loop_nesting: u32,
 }
 
 /// Translates function `f` (which has a body).
@@ -170,7 +175,13 @@ impl<'e, 'm> Func<'e, 'm> {
             phi_stores: self.phi_stores,
         };
         SPARE.with(|c| c.set(spare));
-        Body { locals: self.locals, code: self.out, direct_calls: self.direct_calls, closing_unreachable }
+        Body {
+            locals: self.locals,
+            code: self.out,
+            direct_calls: self.direct_calls,
+            closing_unreachable,
+            loop_nesting: self.loop_nesting,
+        }
     }
 
     fn new(env: &'e Env<'m>, f: u32, body: &'m FunctionBody) -> Self {
@@ -222,6 +233,7 @@ impl<'e, 'm> Func<'e, 'm> {
             work: spare.work,
             phi_stores: spare.phi_stores,
             direct_calls: Vec::new(),
+            loop_nesting: 0,
         };
         t.count_uses();
         for (i, &n) in t.inst_value.iter().enumerate() {

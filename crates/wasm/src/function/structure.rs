@@ -101,6 +101,8 @@ impl Func<'_, '_> {
                         work.extend([Work::End, Work::Within(x, 0)]);
                         self.sink().loop_(BlockType::Empty);
                         self.ctx.push(Ctx::Loop(x));
+                        let nesting = self.ctx.iter().filter(|c| matches!(c, Ctx::Loop(_))).count() as u32;
+                        self.loop_nesting = self.loop_nesting.max(nesting);
                     } else {
                         work.push(Work::Within(x, 0));
                     }
