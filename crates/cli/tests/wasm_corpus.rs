@@ -4,13 +4,27 @@
 //! module that is not a module is refused (125), and every corpus pexe translates to a
 //! module that validates (`crates/wasm/tests`).
 
-use pnacl_testutil::wasm::{node_command, translate};
+use pnacl_testutil::wasm::{node, node_command, translate};
 use pnacl_testutil::{corpus_dir, runs};
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::process::Command;
 
 #[test]
 fn every_test_run_case_gives_its_output_and_status_under_node() {
+    run_cases(&[]);
+}
+
+/// Node's guest-thread Workers start in `node-worker.cjs`, which loads the host's ES
+/// modules with `require()` where Node can, and with `import()` where it cannot (before
+/// Node 20.19); `--no-experimental-require-module` makes this Node take that path.
+#[test]
+fn every_test_run_case_passes_where_require_cannot_load_es_modules() {
+    run_cases(&["--no-experimental-require-module"]);
+}
+
+/// Runs every `test` row of RUNS.tsv under Node (with `node_flags` before the launcher).
+fn run_cases(node_flags: &[&str]) {
     let cases: Vec<_> = runs().into_iter().filter(|r| r.role == "test").collect();
     assert!(cases.len() >= 17, "RUNS.tsv has {} test rows", cases.len());
     let dir = tempfile::tempdir().expect("temporary directory");
@@ -30,7 +44,13 @@ fn every_test_run_case_gives_its_output_and_status_under_node() {
         });
         let mut args: Vec<&str> = vec!["--"];
         args.extend(case.args.iter().map(String::as_str));
-        let out = node_command(launcher, &args).current_dir(corpus_dir()).output().expect("run node");
+        let out = Command::new(node())
+            .args(node_flags)
+            .arg(launcher.as_path())
+            .args(&args)
+            .current_dir(corpus_dir())
+            .output()
+            .expect("run node");
         failures.extend(case.differences(&out));
         if !out.stderr.is_empty() {
             failures.push(format!("{}: unexpected stderr: {}", case.name(), String::from_utf8_lossy(&out.stderr)));

@@ -37,8 +37,12 @@ export async function platform(post) {
   if (isNode) {
     // node:tty (which loads node:net) and node:os are loaded when first needed: most
     // programs never ask, and a Worker compiles every module it loads.
-    const fs = await import('node:fs');
-    const require = (await import('node:module')).createRequire(import.meta.url);
+    // process.getBuiltinModule (Node 20.16 and later) does not load the ES module loader,
+    // which a Worker started by node-worker.cjs has not loaded.
+    /** @type {((name: string) => any) | undefined} */
+    const builtin = /** @type {any} */ (process).getBuiltinModule?.bind(process);
+    const fs = builtin ? builtin('node:fs') : await import('node:fs');
+    const require = builtin ?? (await import('node:module')).createRequire(import.meta.url);
     /** @type {any} */
     let tty = null;
     /** @type {number | null} */

@@ -230,21 +230,17 @@ export async function runThread(data, post) {
 /**
  * Runs the thread of the first message its creator sends (the Worker may start before its
  * data is known: see supervisor.mjs). A failure of the host itself (the module does not
- * instantiate, ...) ends the process.
+ * instantiate, ...) ends the process. Node's Workers start in node-worker.cjs, which calls
+ * this; a browser's start here.
  * @param {ThreadData} data
  * @param {(message: any) => void} post
  */
-function run(data, post) {
+export function run(data, post) {
   runThread(data, post).catch((err) => post({ type: 'crash', message: `${err?.stack ?? err}` }));
 }
 
-// Started as a Worker: run the thread the creator describes.
-if (isNode) {
-  const { isMainThread, parentPort, workerData } = await import('node:worker_threads');
-  if (!isMainThread && parentPort && workerData?.pnaclThread) {
-    parentPort.once('message', (data) => run(data, (m) => parentPort.postMessage(m)));
-  }
-} else if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope) {
+// Started as a browser's Worker: run the thread the creator describes.
+if (!isNode && typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope) {
   self.onmessage = (/** @type {MessageEvent} */ e) => {
     self.onmessage = null;
     run(e.data, (m) => self.postMessage(m));

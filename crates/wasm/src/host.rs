@@ -15,6 +15,7 @@ pub const HOST_FILES: &[(&str, &str)] = &[
     ("guest.mjs", include_str!("../js/guest.mjs")),
     ("meta.mjs", include_str!("../js/meta.mjs")),
     ("node.mjs", include_str!("../js/node.mjs")),
+    ("node-worker.cjs", include_str!("../js/node-worker.cjs")),
     ("page.mjs", include_str!("../js/page.mjs")),
     ("platform.mjs", include_str!("../js/platform.mjs")),
     ("startup.mjs", include_str!("../js/startup.mjs")),
