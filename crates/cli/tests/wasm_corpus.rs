@@ -15,9 +15,9 @@ fn every_test_run_case_gives_its_output_and_status_under_node() {
     run_cases(&[]);
 }
 
-/// Node's guest-thread Workers start in `node-worker.cjs`, which loads the host's ES
-/// modules with `require()` where Node can, and with `import()` where it cannot (before
-/// Node 20.19); `--no-experimental-require-module` makes this Node take that path.
+/// Node's guest-thread Workers run `node-worker.bundle.cjs`, one CommonJS file that needs
+/// no `require()` of ES modules, which Node before 20.19 lacks:
+/// `--no-experimental-require-module` makes this Node lack it too.
 #[test]
 fn every_test_run_case_passes_where_require_cannot_load_es_modules() {
     run_cases(&["--no-experimental-require-module"]);

@@ -1,24 +1,19 @@
 // The entry of a guest thread's Worker under Node: it runs the thread of the first message
 // its creator sends (worker.mjs).
 //
-// It is CommonJS on purpose. A Worker whose entry is an ES module first loads Node's ES
-// module loader (seventeen more of Node's internal modules, compiled in every Worker),
-// which made a Worker ready 4 to 6 ms later, of about 24 ms (Node 20.20, a hello world's
-// main thread). Where Node's require() loads ES modules (`process.features.require_module`,
-// Node 20.19 and later), the host's modules are read synchronously with it; elsewhere with
-// import().
+// Node runs node-worker.bundle.cjs: this file and the modules it requires, bundled into one
+// CommonJS file by esbuild when pnacl is built (crates/wasm/build.rs). A Worker whose entry
+// is an ES module first loads Node's ES module loader, and each module it then loads is
+// resolved, read and linked on its own; one CommonJS file made a hello world end 6 to 7 ms
+// sooner, of about 95 (Node 20.20: 2 to 3 ms for the loader, 4 for the sixteen modules).
+// Where pnacl was built without esbuild, the bundle only requires this file, which then
+// needs a Node that can require ES modules (20.19 and later). Browsers load worker.mjs.
 
 'use strict';
 
 const { isMainThread, parentPort, workerData } = require('node:worker_threads');
+const worker = require('./worker.mjs');
 
-/** @param {{run: (data: any, post: (message: any) => void) => void}} worker */
-function listen(worker) {
-  if (parentPort === null) return;
+if (!isMainThread && parentPort !== null && workerData?.pnaclThread) {
   parentPort.once('message', (data) => worker.run(data, (m) => parentPort.postMessage(m)));
-}
-
-if (!isMainThread && workerData?.pnaclThread) {
-  if (process.features.require_module) listen(require('./worker.mjs'));
-  else import('./worker.mjs').then(listen);
 }

@@ -140,7 +140,7 @@ export async function main(app) {
   const o = parseArguments(process.argv.slice(2));
   const argv0 = o.argv0 ?? app.argv0;
   const wasmPath = fileURLToPath(app.wasm);
-  const workerUrl = new URL('./node-worker.cjs', import.meta.url);
+  const workerUrl = new URL('./node-worker.bundle.cjs', import.meta.url);
   const supervisor = new Supervisor(
     (isMain) => {
       const w = new Worker(workerUrl, {

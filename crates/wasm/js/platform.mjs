@@ -38,11 +38,12 @@ export async function platform(post) {
     // node:tty (which loads node:net) and node:os are loaded when first needed: most
     // programs never ask, and a Worker compiles every module it loads.
     // process.getBuiltinModule (Node 20.16 and later) does not load the ES module loader,
-    // which a Worker started by node-worker.cjs has not loaded.
+    // which a Worker started by node-worker.bundle.cjs has not loaded.
     /** @type {((name: string) => any) | undefined} */
     const builtin = /** @type {any} */ (process).getBuiltinModule?.bind(process);
     const fs = builtin ? builtin('node:fs') : await import('node:fs');
-    const require = builtin ?? (await import('node:module')).createRequire(import.meta.url);
+    // Only Node's own modules are required, so any absolute base will do.
+    const require = builtin ?? (await import('node:module')).createRequire('/');
     /** @type {any} */
     let tty = null;
     /** @type {number | null} */

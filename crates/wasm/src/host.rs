@@ -6,6 +6,10 @@
 /// The folder, beside the module, that the host's files go to.
 pub const HOST_DIR: &str = "pnacl-host";
 
+/// Whether `node-worker.bundle.cjs` is the bundle esbuild makes (`build.rs`), rather than
+/// the file that only requires `node-worker.cjs` when esbuild was missing.
+pub const HOST_BUNDLED: bool = matches!(env!("PNACL_HOST_BUNDLED").as_bytes(), b"1");
+
 /// The host's files: (path relative to [`HOST_DIR`], contents).
 pub const HOST_FILES: &[(&str, &str)] = &[
     ("browser.mjs", include_str!("../js/browser.mjs")),
@@ -16,6 +20,7 @@ pub const HOST_FILES: &[(&str, &str)] = &[
     ("meta.mjs", include_str!("../js/meta.mjs")),
     ("node.mjs", include_str!("../js/node.mjs")),
     ("node-worker.cjs", include_str!("../js/node-worker.cjs")),
+    ("node-worker.bundle.cjs", include_str!(concat!(env!("OUT_DIR"), "/node-worker.bundle.cjs"))),
     ("page.mjs", include_str!("../js/page.mjs")),
     ("platform.mjs", include_str!("../js/platform.mjs")),
     ("startup.mjs", include_str!("../js/startup.mjs")),

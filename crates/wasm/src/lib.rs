@@ -92,7 +92,7 @@ pub mod meta;
 mod module;
 
 pub use error::Refusal;
-pub use host::{EMBED_SCRIPT, HOST_DIR, HOST_FILES, ISOLATION_WORKER, html_escape, launcher, page};
+pub use host::{EMBED_SCRIPT, HOST_BUNDLED, HOST_DIR, HOST_FILES, ISOLATION_WORKER, html_escape, launcher, page};
 
 use pnacl_bitcode::Module;
 use pnacl_bitcode::ir::Init;
