@@ -14,19 +14,14 @@
 // for a browser (PPAPI) program; 2 for a usage error.
 
 // Start-up: the main guest thread's Worker is started first of all (a Worker takes longer
-// to start than the rest), so this module imports only Node's own and the supervisor, and
-// the host modules it needs while the Worker starts are imported then.
+// to start than the rest), by the launcher before it loads this module (node-spawn.mjs);
+// the host modules this thread needs while the Worker starts are imported then.
 
-import { Worker } from 'node:worker_threads';
 import { setFlagsFromString } from 'node:v8';
 import { readFile, realpathSync, writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { spawnWorker } from './node-spawn.mjs';
 import { Supervisor } from './supervisor.mjs';
-
-/** Stack of the main guest thread's Worker, in MiB (wasm frames live on it). */
-const MAIN_STACK_MB = 64;
-/** Stack of other guest threads' Workers. */
-const THREAD_STACK_MB = 8;
 
 /**
  * V8 reads the module's `compilationHints` section (which functions TurboFan compiles from
@@ -134,19 +129,19 @@ function environment(o) {
 
 /**
  * Runs the program of module `wasm`.
- * @param {{wasm: URL, argv0: string}} app  the module, and the pexe it was translated from
+ * @param {{wasm: URL, argv0: string, mainWorker?: import('node:worker_threads').Worker}} app  the
+ *   module, the pexe it was translated from, and the main thread's Worker if the launcher
+ *   has started it (see node-spawn.mjs)
  */
 export async function main(app) {
   const o = parseArguments(process.argv.slice(2));
   const argv0 = o.argv0 ?? app.argv0;
   const wasmPath = fileURLToPath(app.wasm);
-  const workerUrl = new URL('./node-worker.bundle.cjs', import.meta.url);
+  let started = app.mainWorker ?? null;
   const supervisor = new Supervisor(
     (isMain) => {
-      const w = new Worker(workerUrl, {
-        workerData: { pnaclThread: true },
-        resourceLimits: { stackSizeMb: isMain ? MAIN_STACK_MB : THREAD_STACK_MB },
-      });
+      const w = (isMain ? started : null) ?? spawnWorker(isMain);
+      if (isMain) started = null;
       return { on: (event, f) => w.on(event, f), post: (data) => w.postMessage(data) };
     },
     (status) => process.exit(status),

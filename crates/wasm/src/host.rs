@@ -19,6 +19,7 @@ pub const HOST_FILES: &[(&str, &str)] = &[
     ("guest.mjs", include_str!("../js/guest.mjs")),
     ("meta.mjs", include_str!("../js/meta.mjs")),
     ("node.mjs", include_str!("../js/node.mjs")),
+    ("node-spawn.mjs", include_str!("../js/node-spawn.mjs")),
     ("node-worker.cjs", include_str!("../js/node-worker.cjs")),
     ("node-worker.bundle.cjs", include_str!(concat!(env!("OUT_DIR"), "/node-worker.bundle.cjs"))),
     ("page.mjs", include_str!("../js/page.mjs")),
@@ -75,8 +76,11 @@ pub fn launcher(wasm_name: &str, pexe: &str) -> String {
     format!(
         "// Runs {} (translated by pnacl wasm from {}) under Node:\n\
          //   node THIS.mjs [--dir HOST[::GUEST]]... [--env KEY=VALUE]... [--inherit-env] [--max-memory SIZE] [--] [ARGS...]\n\
-         import {{ main }} from './{HOST_DIR}/node.mjs';\n\n\
-         await main({{ wasm: new URL(`./${{encodeURIComponent({})}}`, import.meta.url), argv0: {} }});\n",
+         // The main guest thread's Worker starts first of all: it takes the longest to start.\n\
+         import {{ spawnWorker }} from './{HOST_DIR}/node-spawn.mjs';\n\n\
+         const mainWorker = spawnWorker(true);\n\
+         const {{ main }} = await import('./{HOST_DIR}/node.mjs');\n\
+         await main({{ wasm: new URL(`./${{encodeURIComponent({})}}`, import.meta.url), argv0: {}, mainWorker }});\n",
         one_line(wasm_name),
         one_line(pexe),
         crate::meta::json_string(wasm_name),
