@@ -230,8 +230,8 @@ export async function runThread(data, post) {
 /**
  * Runs the thread of the first message its creator sends (the Worker may start before its
  * data is known: see supervisor.mjs). A failure of the host itself (the module does not
- * instantiate, ...) ends the process. Node's Workers start in node-worker.cjs (bundled), which calls
- * this; a browser's start here.
+ * instantiate, ...) ends the process. Node's Workers start in node-worker.cjs (bundled),
+ * which calls this; a browser's start here.
  * @param {ThreadData} data
  * @param {(message: any) => void} post
  */

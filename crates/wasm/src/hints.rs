@@ -22,7 +22,7 @@
 //! when the function is first called, so a function larger than [`MAX_SIZE`] keeps the
 //! default, and so does the entry point, whose loops only walk the start-up block.
 
-use crate::function::Body;
+use crate::function::{Body, call_sites};
 use crate::module::Env;
 use wasm_encoder::{CustomSection, Encode};
 
@@ -42,14 +42,7 @@ const MAX_SIZE: usize = 2048;
 /// module function and `declared` functions are defined in all (helpers included).
 pub(crate) fn section(env: &Env<'_>, bodies: &[Body], entry: u32, declared: u32) -> CustomSection<'static> {
     let first = env.first_defined();
-    let mut sites = vec![0u32; bodies.len()];
-    for body in bodies {
-        for &callee in &body.direct_calls {
-            if let Some(n) = callee.checked_sub(first).and_then(|k| sites.get_mut(k as usize)) {
-                *n += 1;
-            }
-        }
-    }
+    let sites = call_sites(bodies, first);
     let entry = env.function_index(entry);
     let mut data = Vec::with_capacity(declared as usize + 5);
     declared.encode(&mut data);

@@ -18,7 +18,7 @@
 //! before it reads it (values are SSA, and phis are written on every edge into their
 //! block).
 
-use crate::function::Body;
+use crate::function::{Body, call_sites};
 use crate::module::{Env, val_type};
 use rayon::prelude::*;
 use wasm_encoder::reencode::{Reencode, RoundtripReencoder};
@@ -168,27 +168,19 @@ fn inline_into(caller: &Body, own: u32, first: u32, callees: &[Option<Callee<'_>
 /// `defined` are the module functions whose bodies `bodies` are, in order.
 pub(crate) fn inline_small_calls(env: &Env<'_>, defined: &[u32], bodies: &mut [Body]) {
     let m = env.m;
-    let Some(&f0) = defined.first() else { return };
-    let first = env.function_index(f0);
+    let first = env.first_defined();
     // The defined functions' wasm indices are consecutive, in the order of `defined`.
     if defined.iter().enumerate().any(|(k, &f)| env.function_index(f) != first + k as u32) {
         return;
     }
     // Only functions that something calls, and that call nothing themselves, are read.
-    let mut called = vec![false; bodies.len()];
-    for body in bodies.iter() {
-        for &c in &body.direct_calls {
-            if let Some(k) = c.checked_sub(first).and_then(|k| called.get_mut(k as usize)) {
-                *k = true;
-            }
-        }
-    }
+    let sites = call_sites(bodies, first);
     let callees: Vec<Option<Callee<'_>>> = defined
         .par_iter()
         .zip(bodies.par_iter())
-        .zip(called.par_iter())
-        .map(|((&f, body), &called)| {
-            (called && body.direct_calls.is_empty() && inlinable(&body.code, body.closing_unreachable)).then(|| {
+        .zip(sites.par_iter())
+        .map(|((&f, body), &sites)| {
+            (sites > 0 && body.direct_calls.is_empty() && inlinable(&body.code, body.closing_unreachable)).then(|| {
                 let sig = m.signature(f);
                 let params = sig.params.iter().map(|&p| val_type(p)).collect();
                 let result = (sig.ret != pnacl_bitcode::ir::Ty::Void).then(|| val_type(sig.ret));

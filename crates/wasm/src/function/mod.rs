@@ -38,7 +38,8 @@ pub struct Body {
     pub locals: Vec<ValType>,
     /// The instructions, `end` included.
     pub code: Vec<u8>,
-    /// The wasm indices of the defined functions it calls directly (for the inliner).
+    /// The wasm indices of the defined functions it calls directly, one per call (for
+    /// [`call_sites`]).
     pub direct_calls: Vec<u32>,
     /// The code ends with an `unreachable` that only closes the structure: every path
     /// before it returns (for the inliner, which may drop it).
@@ -98,6 +99,21 @@ pub(crate) struct Func<'e, 'm> {
     pub direct_calls: Vec<u32>,
     /// The deepest nesting of the loops emitted so far ([`Body::loop_nesting`]).
     pub loop_nesting: u32,
+}
+
+/// How many direct calls each of `bodies` (the defined functions, in order from wasm index
+/// `first`) receives from all of them: the inliner reads only functions something calls,
+/// and the compilation hints favour functions called from few places.
+pub(crate) fn call_sites(bodies: &[Body], first: u32) -> Vec<u32> {
+    let mut sites = vec![0u32; bodies.len()];
+    for body in bodies {
+        for &callee in &body.direct_calls {
+            if let Some(n) = callee.checked_sub(first).and_then(|k| sites.get_mut(k as usize)) {
+                *n += 1;
+            }
+        }
+    }
+    sites
 }
 
 /// Translates function `f` (which has a body).
